@@ -1,0 +1,245 @@
+package org.tessera.ndarray.api;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.List;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.dtype.Promotion;
+import org.tessera.ndarray.index.Index;
+import org.tessera.ndarray.index.Indexing;
+import org.tessera.ndarray.join.Joining;
+import org.tessera.ndarray.layout.Shapes;
+
+/**
+ * The dense family's entry point: creation functions and the functions NumPy users call as
+ * {@code np.xxx}. Java arrays map onto dtypes by their element type ({@code double[]} is float64,
+ * {@code int[]} int32, {@code boolean[]} bool); every result owns its memory unless it says "view".
+ */
+public final class NDArrays {
+    private NDArrays() {}
+
+    // ---------------------------------------------------------------- filled arrays
+
+    /** A new array of zeros. */
+    public static NDArray zeros(DType dtype, long... shape) {
+        return NDArray.zeros(dtype, shape);
+    }
+
+    /** A new array of ones. */
+    public static NDArray ones(DType dtype, long... shape) {
+        return full(dtype, 1, shape);
+    }
+
+    /** A new array with every element {@code value} cast to {@code dtype}. */
+    public static NDArray full(DType dtype, double value, long... shape) {
+        NDArray result = NDArray.zeros(dtype, shape);
+        result.fill(value);
+        return result;
+    }
+
+    /** A new array of zeros with the shape and dtype of {@code like}. */
+    public static NDArray zerosLike(NDArray like) {
+        return NDArray.zeros(like.dtype(), like.shape());
+    }
+
+    /** A new array of ones with the shape and dtype of {@code like}. */
+    public static NDArray onesLike(NDArray like) {
+        return ones(like.dtype(), like.shape());
+    }
+
+    /** A new array filled with {@code value}, with the shape and dtype of {@code like}. */
+    public static NDArray fullLike(NDArray like, double value) {
+        return full(like.dtype(), value, like.shape());
+    }
+
+    /** The identity matrix of size {@code n} in float64. */
+    public static NDArray identity(long n) {
+        return eye(n, n, 0, DType.FLOAT64);
+    }
+
+    /** An (rows, columns) array with ones on diagonal {@code k} (positive: above the main diagonal). */
+    public static NDArray eye(long rows, long columns, long k, DType dtype) {
+        NDArray result = NDArray.zeros(dtype, rows, columns);
+        NDArray diagonal = writableDiagonal(result, k);
+        diagonal.fill(1);
+        return result;
+    }
+
+    private static NDArray writableDiagonal(NDArray matrix, long k) {
+        long rows = matrix.shape(0);
+        long columns = matrix.shape(1);
+        long start = k >= 0 ? k : -k * columns;
+        long length = Math.max(0, k >= 0 ? Math.min(rows, columns - k) : Math.min(rows + k, columns));
+        long stride = matrix.byteStride(0) + matrix.byteStride(1);
+        long itemSize = matrix.dtype().byteSize();
+        return NDArray.wrap(matrix.segment(), length == 0 ? 0 : start * itemSize, new long[] {length}, new long[] {stride},
+                matrix.dtype(), true);
+    }
+
+    // ---------------------------------------------------------------- ranges
+
+    /** {@code 0, 1, ..., stop - 1} as int64. */
+    public static NDArray arange(long stop) {
+        return arange(0, stop, 1);
+    }
+
+    /** {@code start, start + step, ...} below {@code stop} (above, for a negative step), as int64. */
+    public static NDArray arange(long start, long stop, long step) {
+        if (step == 0) {
+            throw new IllegalArgumentException("Maximum allowed size exceeded: arange step must not be zero");
+        }
+        long length = Math.max(0, step > 0 ? Math.ceilDiv(stop - start, step) : Math.ceilDiv(start - stop, -step));
+        NDArray result = NDArray.zeros(DType.INT64, length);
+        MemorySegment segment = result.segment();
+        for (long i = 0; i < length; i++) {
+            segment.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, start + i * step);
+        }
+        return result;
+    }
+
+    /** Evenly spaced float64 values in [start, stop) with {@code step}, as NumPy's float arange. */
+    public static NDArray arange(double start, double stop, double step) {
+        if (step == 0 || Double.isNaN(step)) {
+            throw new IllegalArgumentException("arange step must be a non-zero number, got " + step);
+        }
+        long length = (long) Math.max(0, Math.ceil((stop - start) / step));
+        NDArray result = NDArray.zeros(DType.FLOAT64, length);
+        MemorySegment segment = result.segment();
+        for (long i = 0; i < length; i++) {
+            segment.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, start + i * step);
+        }
+        return result;
+    }
+
+    /** {@code count} evenly spaced float64 values from {@code start} to {@code stop} inclusive. */
+    public static NDArray linspace(double start, double stop, long count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("Number of samples, " + count + ", must be non-negative.");
+        }
+        NDArray result = NDArray.zeros(DType.FLOAT64, count);
+        MemorySegment segment = result.segment();
+        long divisions = count - 1;
+        double step = divisions > 0 ? (stop - start) / divisions : 0;
+        for (long i = 0; i < count; i++) {
+            segment.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, start + i * step);
+        }
+        if (count > 1) {
+            segment.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, count - 1, stop);
+        }
+        return result;
+    }
+
+    // ---------------------------------------------------------------- from Java arrays
+
+    /** A float64 vector holding a copy of {@code values}. */
+    public static NDArray array(double... values) {
+        return copyOf(MemorySegment.ofArray(values), DType.FLOAT64, values.length);
+    }
+
+    /** A float32 vector holding a copy of {@code values}. */
+    public static NDArray array(float... values) {
+        return copyOf(MemorySegment.ofArray(values), DType.FLOAT32, values.length);
+    }
+
+    /** An int64 vector holding a copy of {@code values}. */
+    public static NDArray array(long... values) {
+        return copyOf(MemorySegment.ofArray(values), DType.INT64, values.length);
+    }
+
+    /** An int32 vector holding a copy of {@code values}. */
+    public static NDArray array(int... values) {
+        return copyOf(MemorySegment.ofArray(values), DType.INT32, values.length);
+    }
+
+    /** An int16 vector holding a copy of {@code values}. */
+    public static NDArray array(short... values) {
+        return copyOf(MemorySegment.ofArray(values), DType.INT16, values.length);
+    }
+
+    /** An int8 vector holding a copy of {@code values}. */
+    public static NDArray array(byte... values) {
+        return copyOf(MemorySegment.ofArray(values), DType.INT8, values.length);
+    }
+
+    /** A bool vector holding {@code values}. */
+    public static NDArray array(boolean... values) {
+        NDArray result = NDArray.zeros(DType.BOOL, values.length);
+        for (int i = 0; i < values.length; i++) {
+            result.setBoolean(values[i], i);
+        }
+        return result;
+    }
+
+    /** A float64 matrix from rows of equal length. */
+    public static NDArray array(double[]... rows) {
+        long columns = rows.length == 0 ? 0 : rows[0].length;
+        NDArray result = NDArray.zeros(DType.FLOAT64, rows.length, columns);
+        for (int row = 0; row < rows.length; row++) {
+            if (rows[row].length != columns) {
+                throw new IllegalArgumentException("setting an array element with a sequence: row 0 has " + columns
+                        + " elements but row " + row + " has " + rows[row].length);
+            }
+            MemorySegment.copy(MemorySegment.ofArray(rows[row]), 0, result.segment(), row * columns * Double.BYTES,
+                    columns * Double.BYTES);
+        }
+        return result;
+    }
+
+    private static NDArray copyOf(MemorySegment source, DType dtype, long length) {
+        NDArray result = NDArray.zeros(dtype, length);
+        MemorySegment.copy(source, 0, result.segment(), result.byteOffset(), length * dtype.byteSize());
+        return result;
+    }
+
+    // ---------------------------------------------------------------- indexing, joining, broadcasting
+
+    /** NumPy's {@code x[index]}: a view for basic indices, a copy when any index is advanced. */
+    public static NDArray get(NDArray x, Index... index) {
+        return Indexing.get(x, index);
+    }
+
+    /** NumPy's {@code x[index] = value}: the value is broadcast to the selection and cast unsafely. */
+    public static void set(NDArray x, NDArray value, Index... index) {
+        Indexing.set(x, value, index);
+    }
+
+    /** Joins arrays along an existing axis. */
+    public static NDArray concatenate(List<NDArray> arrays, int axis) {
+        return Joining.concatenate(arrays, axis);
+    }
+
+    /** Joins arrays of one shape along a new axis. */
+    public static NDArray stack(List<NDArray> arrays, int axis) {
+        return Joining.stack(arrays, axis);
+    }
+
+    /** The shape that all given shapes broadcast to. */
+    public static long[] broadcastShapes(long[]... shapes) {
+        return Shapes.broadcast(shapes);
+    }
+
+    /** Read-only views of every array broadcast to their common shape. */
+    public static List<NDArray> broadcastArrays(NDArray... arrays) {
+        long[][] shapes = new long[arrays.length][];
+        for (int i = 0; i < arrays.length; i++) {
+            shapes[i] = arrays[i].shape();
+        }
+        long[] shape = Shapes.broadcast(shapes);
+        return Arrays.stream(arrays).map(array -> array.broadcastTo(shape)).toList();
+    }
+
+    /**
+     * NumPy 2's {@code result_type}: each operand is a {@link DType}, an {@link NDArray} (its
+     * dtype), or a Java scalar, which is "weak" (NEP 50) and does not widen an array's kind.
+     */
+    public static DType resultType(Object... operands) {
+        Object[] resolved = new Object[operands.length];
+        for (int i = 0; i < operands.length; i++) {
+            resolved[i] = operands[i] instanceof NDArray array ? array.dtype() : operands[i];
+        }
+        return Promotion.resultType(resolved);
+    }
+}

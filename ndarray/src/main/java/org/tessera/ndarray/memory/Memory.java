@@ -1,0 +1,39 @@
+package org.tessera.ndarray.memory;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Allocation of owning storage. Small and medium arrays live on the Java heap (backed by a
+ * {@code long[]}, so 8-byte aligned and freed by the GC); arrays beyond what one Java array can
+ * hold, or callers who ask for it, get native memory from an automatic arena, 64-byte aligned.
+ */
+public final class Memory {
+    private Memory() {}
+
+    /** Largest heap allocation: a {@code long[]} of (almost) {@code Integer.MAX_VALUE} elements. */
+    public static final long MAX_HEAP_BYTES = (long) (Integer.MAX_VALUE - 8) * Long.BYTES;
+
+    private static final long NATIVE_ALIGNMENT = 64;
+
+    /** Zero-filled storage of {@code byteSize} bytes, on the heap when it fits there. */
+    public static MemorySegment allocate(long byteSize) {
+        if (byteSize < 0) {
+            throw new IllegalArgumentException("cannot allocate a negative number of bytes: " + byteSize);
+        }
+        if (byteSize <= MAX_HEAP_BYTES) {
+            return MemorySegment.ofArray(new long[(int) ((byteSize + Long.BYTES - 1) / Long.BYTES)]).asSlice(0, byteSize);
+        }
+        return allocateNative(byteSize);
+    }
+
+    /** Zero-filled native storage, released when it becomes unreachable. */
+    public static MemorySegment allocateNative(long byteSize) {
+        return Arena.ofAuto().allocate(Math.max(byteSize, 1), NATIVE_ALIGNMENT).asSlice(0, byteSize);
+    }
+
+    /** Whether two segments may view the same bytes (the same heap array or overlapping addresses). */
+    public static boolean overlap(MemorySegment first, MemorySegment second) {
+        return first.asOverlappingSlice(second).isPresent();
+    }
+}

@@ -1,0 +1,69 @@
+package org.tessera.ndarray.iteration;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.ndarray.dtype.DType;
+
+class StridedIterationTest {
+    private static final MemorySegment STORAGE = MemorySegment.ofArray(new long[1024]);
+
+    private static List<long[]> runs(long[] shape, Operand... operands) {
+        List<long[]> runs = new ArrayList<>();
+        StridedIteration.forEachRun(shape, operands, (offsets, strides, count) -> {
+            long[] run = new long[2 * offsets.length + 1];
+            for (int i = 0; i < offsets.length; i++) {
+                run[2 * i] = offsets[i];
+                run[2 * i + 1] = strides[i];
+            }
+            run[run.length - 1] = count;
+            runs.add(run);
+        });
+        return runs;
+    }
+
+    private static Operand operand(long offset, long... strides) {
+        return new Operand(DType.FLOAT64, STORAGE, offset, strides);
+    }
+
+    @Test
+    void contiguousOperandsCoalesceIntoOneRun() {
+        List<long[]> runs = runs(new long[] {4, 5, 6}, operand(0, 240, 48, 8), operand(8, 240, 48, 8));
+        assertEquals(1, runs.size());
+        assertArrayEquals(new long[] {0, 8, 8, 8, 120}, runs.getFirst());
+    }
+
+    @Test
+    void aTransposedOperandKeepsTheAxesApart() {
+        List<long[]> runs = runs(new long[] {2, 3}, operand(0, 24, 8), operand(0, 8, 16));
+        assertEquals(2, runs.size());
+        assertArrayEquals(new long[] {0, 8, 0, 16, 3}, runs.get(0));
+        assertArrayEquals(new long[] {24, 8, 8, 16, 3}, runs.get(1));
+    }
+
+    @Test
+    void aBroadcastOperandHasStrideZeroInTheRun() {
+        List<long[]> runs = runs(new long[] {3, 4}, operand(0, 32, 8), operand(0, 0, 8));
+        assertEquals(3, runs.size());
+        assertArrayEquals(new long[] {64, 8, 0, 8, 4}, runs.get(2));
+    }
+
+    @Test
+    void axesOfLengthOneAreDroppedAndEmptyShapesRunNothing() {
+        assertEquals(1, runs(new long[] {1, 7, 1}, operand(0, 999, 8, 5)).size());
+        assertEquals(0, runs(new long[] {3, 0}, operand(0, 8, 8)).size());
+        assertArrayEquals(new long[] {16, 0, 1}, runs(new long[] {}, operand(16)).getFirst());
+    }
+
+    @Test
+    void negativeStridesWalkBackwards() {
+        List<long[]> runs = runs(new long[] {2, 3}, operand(40, -24, -8));
+        assertEquals(1, runs.size());
+        assertArrayEquals(new long[] {40, -8, 6}, runs.getFirst());
+    }
+}
