@@ -1,0 +1,85 @@
+package org.tessera.ndarray.kernel;
+
+import java.lang.foreign.MemorySegment;
+
+import org.tessera.ndarray.dtype.DType;
+
+/**
+ * Conversion loops between dtypes with NumPy's unsafe-cast results on x86-64: out-of-range and NaN
+ * float-to-integer conversions give what the hardware's truncating conversion gives (the lowest
+ * value of the 32- or 64-bit register, then the low bits), complex to real drops the imaginary part.
+ */
+public final class Casts {
+    private Casts() {}
+
+    /** Converts {@code count} elements; strides are in bytes and may be 0 or negative. */
+    public static void copy(DType from, MemorySegment source, long sourceByteOffset, long sourceByteStride,
+                            DType to, MemorySegment target, long targetByteOffset, long targetByteStride, long count) {
+        int itemSize = from.byteSize();
+        if (from == to && sourceByteStride == itemSize && targetByteStride == itemSize) {
+            MemorySegment.copy(source, sourceByteOffset, target, targetByteOffset, count * itemSize);
+            return;
+        }
+        for (long i = 0; i < count; i++) {
+            convertElement(from, source, sourceByteOffset + i * sourceByteStride, to, target, targetByteOffset + i * targetByteStride);
+        }
+    }
+
+    /** Converts one element. */
+    public static void convertElement(DType from, MemorySegment source, long sourceOffset, DType to, MemorySegment target, long targetOffset) {
+        if (from == to) {
+            MemorySegment.copy(source, sourceOffset, target, targetOffset, from.byteSize());
+            return;
+        }
+        if (from.isInexact()) {
+            double real = Elements.loadReal(from, source, sourceOffset);
+            double imag = from.isComplex() ? Elements.loadImag(from, source, sourceOffset) : 0.0;
+            switch (to.kind()) {
+                case BOOL -> Elements.storeLong(to, target, targetOffset, real != 0 || imag != 0 || Double.isNaN(real) ? 1 : 0);
+                case SIGNED, UNSIGNED -> Elements.storeLong(to, target, targetOffset, truncate(real, to));
+                case FLOAT -> Elements.storeReal(to, target, targetOffset, from == DType.FLOAT64 || from == DType.COMPLEX128 ? real : (float) real);
+                case COMPLEX -> Elements.storeComplex(to, target, targetOffset, real, imag);
+            }
+            return;
+        }
+        long value = Elements.loadLong(from, source, sourceOffset);
+        switch (to.kind()) {
+            case BOOL, SIGNED, UNSIGNED -> Elements.storeLong(to, target, targetOffset, value);
+            case FLOAT, COMPLEX -> {
+                double converted = from == DType.UINT64 && value < 0 ? unsignedToDouble(value) : (double) value;
+                if (to == DType.FLOAT32 || to == DType.COMPLEX64) {
+                    converted = from == DType.UINT64 && value < 0 ? unsignedToFloat(value) : (float) value;
+                }
+                if (to.isComplex()) {
+                    Elements.storeComplex(to, target, targetOffset, converted, 0.0);
+                } else {
+                    Elements.storeReal(to, target, targetOffset, converted);
+                }
+            }
+        }
+    }
+
+    private static double unsignedToDouble(long bits) {
+        return new java.math.BigInteger(Long.toUnsignedString(bits)).doubleValue();
+    }
+
+    private static float unsignedToFloat(long bits) {
+        return new java.math.BigInteger(Long.toUnsignedString(bits)).floatValue();
+    }
+
+    /** x86-64 truncation: cvttsd2si into a 32-bit register for narrow types, 64-bit otherwise. */
+    private static long truncate(double value, DType to) {
+        boolean inLongRange = value >= -0x1p63 && value < 0x1p63;
+        if (to == DType.UINT64) {
+            if (value >= 0x1p63 && value < 0x1p64) {
+                return (long) (value - 0x1p63) ^ Long.MIN_VALUE;
+            }
+            return inLongRange ? (long) value : Long.MIN_VALUE;
+        }
+        if (to == DType.INT64 || to == DType.UINT32) {
+            return inLongRange ? (long) value : Long.MIN_VALUE;
+        }
+        boolean inIntRange = value > -0x1p31 - 1 && value < 0x1p31;
+        return inIntRange ? (int) value : Integer.MIN_VALUE;
+    }
+}
