@@ -82,8 +82,11 @@ class ConformanceReplayTest {
     private static String outcome(CorpusCase testCase, CaseRunner runner) {
         String expectedError = testCase.expectedError();
         try {
-            String mismatch = runner.run(testCase);
-            return expectedError != null ? "expected " + expectedError + " but got a result" : mismatch;
+            if (expectedError != null) {
+                runner.run(testCase);
+                return "expected " + expectedError + " but got a result";
+            }
+            return runner.run(testCase);
         } catch (RuntimeException thrown) {
             if (expectedError != null && ErrorCategories.matches(expectedError, thrown)) {
                 return null;
@@ -154,7 +157,8 @@ class ConformanceReplayTest {
         NDArray x = Decoding.array(testCase.args().get("x"));
         DType target = DType.fromName(testCase.args().get("dtype").asText());
         Casting casting = Casting.fromName(testCase.args().path("casting").asText("unsafe"));
-        return Comparison.mismatch(testCase.expect().get("array"), x.astype(target, casting), 0);
+        NDArray result = x.astype(target, casting);
+        return testCase.expectedError() != null ? null : Comparison.mismatch(testCase.expect().get("array"), result, 0);
     }
 
     /** Compares the values and, where the corpus records it, whether the result is a view of x. */

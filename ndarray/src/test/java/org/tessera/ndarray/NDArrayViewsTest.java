@@ -176,7 +176,7 @@ class NDArrayViewsTest {
             x.setLong(1, 1, 2);
             NDArray transposed = x.transpose();
             assertTrue(transposed.getBoolean(2, 1));
-            assertFalse(transposed.getBoolean(1, 2));
+            assertFalse(transposed.getBoolean(1, 0));
             assertEquals(1.0, x.reshape(6).getDouble(5));
         }
 

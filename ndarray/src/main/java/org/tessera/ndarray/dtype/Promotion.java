@@ -12,36 +12,45 @@ public final class Promotion {
 
     /** NumPy's promotion of two dtypes. */
     public static DType resultType(DType first, DType second) {
-        if (first == second) {
-            return first;
-        }
-        if (canCast(first, second, Casting.SAFE)) {
-            return second;
-        }
-        if (canCast(second, first, Casting.SAFE)) {
-            return first;
-        }
-        for (DType candidate : DType.values()) {
-            if (candidate != DType.FLOAT16 || (first.byteSize() < 2 && second.byteSize() < 2)) {
-                if (canCast(first, candidate, Casting.SAFE) && canCast(second, candidate, Casting.SAFE)) {
-                    return candidate;
-                }
+        return promoteAll(java.util.List.of(first, second));
+    }
+
+    /**
+     * The smallest type every dtype casts to safely: one of them when possible, else the first
+     * candidate of the table. All are considered at once, as NumPy does: uint16, int16 and float32
+     * give float32, though promoting pairwise would give float64.
+     */
+    private static DType promoteAll(java.util.List<DType> dtypes) {
+        DType best = null;
+        for (DType member : dtypes) {
+            if (dtypes.stream().allMatch(dtype -> canCast(dtype, member, Casting.SAFE))
+                    && (best == null || canCast(member, best, Casting.SAFE))) {
+                best = member;
             }
         }
-        throw new IllegalArgumentException("no common dtype for " + first + " and " + second);
+        if (best != null) {
+            return best;
+        }
+        for (DType candidate : DType.values()) {
+            if (dtypes.stream().allMatch(dtype -> canCast(dtype, candidate, Casting.SAFE))) {
+                return candidate;
+            }
+        }
+        throw new IllegalArgumentException("no common dtype for " + dtypes);
     }
 
     /** Promotion of dtypes (strong) and Java scalars (weak, NEP 50). */
     public static DType resultType(Object... operands) {
-        DType strong = null;
+        java.util.List<DType> strongTypes = new java.util.ArrayList<>();
         int weakRank = -1;
         for (Object operand : operands) {
             if (operand instanceof DType dtype) {
-                strong = strong == null ? dtype : resultType(strong, dtype);
+                strongTypes.add(dtype);
             } else {
                 weakRank = Math.max(weakRank, weakRank(operand));
             }
         }
+        DType strong = strongTypes.isEmpty() ? null : promoteAll(strongTypes);
         if (strong == null) {
             return switch (weakRank) {
                 case 0 -> DType.BOOL;
@@ -87,8 +96,8 @@ public final class Promotion {
         return switch (casting) {
             case NO, EQUIV -> from == to;
             case SAFE -> isSafe(from, to);
-            case SAME_KIND -> isSafe(from, to) || kindOrder(from) >= kindOrder(to) && !(from.isComplex() && !to.isComplex())
-                    && !(from.isFloat() && !to.isInexact()) && !(from.isInteger() && to.isBool());
+            // Within a kind any size goes; across kinds only upward: bool, unsigned, signed, float, complex.
+            case SAME_KIND -> isSafe(from, to) || kindOrder(from) <= kindOrder(to);
             case UNSAFE -> true;
         };
     }
@@ -96,9 +105,10 @@ public final class Promotion {
     private static int kindOrder(DType dtype) {
         return switch (dtype.kind()) {
             case BOOL -> 0;
-            case SIGNED, UNSIGNED -> 1;
-            case FLOAT -> 2;
-            case COMPLEX -> 3;
+            case UNSIGNED -> 1;
+            case SIGNED -> 2;
+            case FLOAT -> 3;
+            case COMPLEX -> 4;
         };
     }
 

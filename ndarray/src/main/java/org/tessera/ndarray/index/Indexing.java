@@ -1,80 +1,34 @@
 package org.tessera.ndarray.index;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import org.tessera.ndarray.NDArray;
 
-/** NumPy's indexing: basic indices give views. */
+/**
+ * NumPy's {@code x[index]} and {@code x[index] = value}: only basic items (integers, slices,
+ * ellipsis, newaxis) give a view; any advanced item (integer array, boolean mask or scalar) gives
+ * a copy on get and a scatter on set.
+ */
 public final class Indexing {
     private Indexing() {}
 
     public static NDArray get(NDArray x, Index... index) {
+        return isBasic(index) ? BasicIndexing.get(x, index) : AdvancedIndexing.get(x, index);
+    }
+
+    /** Writes {@code value}, broadcast to the selection and cast as NumPy's setitem casts. */
+    public static void set(NDArray x, NDArray value, Index... index) {
+        if (isBasic(index)) {
+            BasicIndexing.get(x, index).assign(value);
+        } else {
+            AdvancedIndexing.set(x, value, index);
+        }
+    }
+
+    private static boolean isBasic(Index[] index) {
         for (Index item : index) {
             if (item instanceof Index.IntArray || item instanceof Index.BoolMask || item instanceof Index.BoolScalar) {
-                throw new UnsupportedOperationException("advanced indexing is not available yet: " + item);
+                return false;
             }
         }
-        return basic(x, index);
-    }
-
-    public static void set(NDArray x, NDArray value, Index... index) {
-        get(x, index).assign(value);
-    }
-
-    private static NDArray basic(NDArray x, Index[] index) {
-        List<Index> items = new ArrayList<>(List.of(index));
-        int consumed = 0;
-        int ellipses = 0;
-        for (Index item : items) {
-            if (item instanceof Index.At || item instanceof Index.Range) {
-                consumed++;
-            } else if (item instanceof Index.Ellipsis) {
-                ellipses++;
-            }
-        }
-        if (ellipses > 1) {
-            throw new IndexOutOfBoundsException("an index can only have a single ellipsis ('...')");
-        }
-        if (consumed > x.ndim()) {
-            throw new IndexOutOfBoundsException("too many indices for array: array is " + x.ndim() + "-dimensional, but " + consumed + " were indexed");
-        }
-        NDArray result = x;
-        int axis = 0;
-        for (Index item : items) {
-            switch (item) {
-                case Index.At at -> result = result.take(axis, at.index());
-                case Index.Range range -> {
-                    long length = result.shape(axis);
-                    long step = range.step() == null ? 1 : range.step();
-                    long start = clamp(range.start(), length, step, true);
-                    long stop = clamp(range.stop(), length, step, false);
-                    long count = step > 0 ? Math.max(0, Math.ceilDiv(stop - start, step)) : Math.max(0, Math.ceilDiv(start - stop, -step));
-                    result = result.slice(axis, start, step, count);
-                    axis++;
-                }
-                case Index.NewAxis ignored -> {
-                    result = result.expandDims(axis);
-                    axis++;
-                }
-                case Index.Ellipsis ignored -> axis += x.ndim() - consumed;
-                default -> throw new IllegalStateException("not a basic index: " + item);
-            }
-        }
-        return result;
-    }
-
-    private static long clamp(Long bound, long length, long step, boolean isStart) {
-        if (bound == null) {
-            return step > 0 ? (isStart ? 0 : length) : (isStart ? length - 1 : -1);
-        }
-        long value = bound < 0 ? bound + length : bound;
-        if (value < 0) {
-            return step > 0 ? 0 : -1;
-        }
-        if (value >= length) {
-            return step > 0 ? length : length - 1;
-        }
-        return value;
+        return true;
     }
 }

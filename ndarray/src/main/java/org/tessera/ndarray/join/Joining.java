@@ -75,10 +75,6 @@ public final class Joining {
     }
 
     private static DType resultType(List<NDArray> arrays) {
-        DType result = arrays.getFirst().dtype();
-        for (NDArray array : arrays) {
-            result = Promotion.resultType(result, array.dtype());
-        }
-        return result;
+        return Promotion.resultType(arrays.stream().map(NDArray::dtype).toArray());
     }
 }
