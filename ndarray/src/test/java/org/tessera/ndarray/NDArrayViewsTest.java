@@ -40,7 +40,7 @@ class NDArrayViewsTest {
             NDArray view = x.transpose();
             view.setLong(-5, 3, 2, 1);
             assertEquals(-5, x.getLong(1, 2, 3));
-            assertSame(x, view.base());
+            assertSame(x.base(), view.base());
             assertTrue(view.mayShareMemory(x));
         }
 

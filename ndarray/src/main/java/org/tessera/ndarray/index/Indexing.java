@@ -11,7 +11,13 @@ public final class Indexing {
     private Indexing() {}
 
     public static NDArray get(NDArray x, Index... index) {
-        return isBasic(index) ? BasicIndexing.get(x, index) : AdvancedIndexing.get(x, index);
+        if (!isBasic(index)) {
+            return AdvancedIndexing.get(x, index);
+        }
+        NDArray view = BasicIndexing.get(x, index);
+        // An integer for every axis gives NumPy's array scalar, which is a copy, not a 0-d view.
+        boolean selectsOneElement = index.length == x.ndim() && java.util.Arrays.stream(index).allMatch(Index.At.class::isInstance);
+        return selectsOneElement ? view.copy() : view;
     }
 
     /** Writes {@code value}, broadcast to the selection and cast as NumPy's setitem casts. */
