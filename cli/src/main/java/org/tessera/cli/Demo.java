@@ -33,23 +33,23 @@ final class Demo {
         NDArray x = NDArrays.arange(12).reshape(3, 4);
         out.println("x = arange(12).reshape(3, 4)");
         out.println(x);
-        describe(out, "x", x);
+        describe(out, "x", x, x);
 
         NDArray columns = NDArrays.get(x, Index.all(), Index.range(null, null, -2L));
         out.println("\nx[:, ::-2]  (a view: negative byte strides, no copy)");
         out.println(columns);
-        describe(out, "x[:, ::-2]", columns);
+        describe(out, "x[:, ::-2]", columns, x);
 
         NDArray transposed = x.transpose();
         out.println("\nx.T  (a view: swapped strides)");
         out.println(transposed);
-        describe(out, "x.T", transposed);
+        describe(out, "x.T", transposed, x);
 
         NDArray row = NDArrays.linspace(0, 1, 4).astype(DType.FLOAT32);
         NDArray broadcast = row.broadcastTo(3, 4);
         out.println("\nlinspace(0, 1, 4).astype(float32) broadcast to (3, 4)  (stride 0 along axis 0, read-only)");
         out.println(broadcast);
-        describe(out, "broadcast", broadcast);
+        describe(out, "broadcast", broadcast, row);
 
         NDArray picked = NDArrays.get(x, Index.of(NDArrays.array(2L, 0L)), Index.of(NDArrays.array(true, false, true, false)));
         out.println("\nx[[2, 0], [True, False, True, False]]  (advanced indexing: a copy)");
@@ -68,10 +68,10 @@ final class Demo {
         return 0;
     }
 
-    private static void describe(PrintStream out, String name, NDArray array) {
-        out.printf("  %s: shape=%s strides=%s C=%s F=%s writeable=%s shares x's memory=%s%n", name,
+    private static void describe(PrintStream out, String name, NDArray array, NDArray source) {
+        out.printf("  %s: shape=%s strides=%s C=%s F=%s writeable=%s shares memory with its source=%s%n", name,
                 Shapes.format(array.shape()), Shapes.format(array.byteStrides()), array.isCContiguous(),
-                array.isFContiguous(), array.isWriteable(), array.base() != null);
+                array.isFContiguous(), array.isWriteable(), array.mayShareMemory(source));
     }
 
     /**
