@@ -111,6 +111,20 @@ class NpyTest {
     }
 
     @Test
+    void aFileWrittenByNumpyIsMappedWrittenThroughAndReadBackByNumpy() throws Exception {
+        Path file = directory.resolve("fortran.npy");
+        Files.copy(FIXTURES.resolve("fortran.npy"), file);
+        NDArray mapped = Npy.map(file, FileChannel.MapMode.READ_WRITE);
+        assertTrue(mapped.isFContiguous());
+        assertEquals(6.0, mapped.getDouble(1, 2));
+        mapped.setDouble(-1.25, 2, 3);
+        assertEquals("-1.25 True", python("import numpy as np; a = np.load('" + file + "'); print(a[2, 3], a.flags.f_contiguous)").strip());
+        NDArray privateCopy = Npy.map(file, FileChannel.MapMode.PRIVATE);
+        privateCopy.setDouble(99.0, 0, 0);
+        assertEquals(0.0, Npy.read(file).getDouble(0, 0));
+    }
+
+    @Test
     void aCreatedFileOfMoreThanTwoToTheThirtyOneElementsIsMappedAndWrittenAtItsEnd() throws IOException {
         Path file = directory.resolve("large.npy");
         long length = (1L << 31) + 5;
