@@ -97,7 +97,8 @@ public final class Npy {
         }
         long[] shape = header.shape();
         long byteSize = Math.multiplyExact(Shapes.size(shape), (long) header.dtype().byteSize());
-        var options = mode == FileChannel.MapMode.READ_WRITE
+        // Java maps PRIVATE (copy-on-write) only through a channel opened for writing too.
+        var options = mode != FileChannel.MapMode.READ_ONLY
                 ? new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
                 : new StandardOpenOption[] {StandardOpenOption.READ};
         try (FileChannel channel = FileChannel.open(file, options)) {
