@@ -1,0 +1,151 @@
+package org.tessera.graph;
+
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * What a key computes: a literal value, a reference to another key, a list of tasks, or a call of a
+ * function on argument tasks. These four kinds are the whole specification, as in Dask's original
+ * design; everything else (layers, optimisation, schedulers) is built on them.
+ */
+public sealed interface Task extends Serializable {
+
+    /** A value used as it is. */
+    record Literal(Object value) implements Task {
+        @Serial
+        private static final long serialVersionUID = 1L;
+    }
+
+    /** The result of another key. */
+    record Ref(Key key) implements Task {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        public Ref {
+            Objects.requireNonNull(key, "a reference needs a key");
+        }
+    }
+
+    /** A list whose items are evaluated; its value is a {@code List<Object>}. */
+    record TaskList(List<Task> items) implements Task {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        public TaskList {
+            items = List.copyOf(items);
+        }
+    }
+
+    /** A function applied to evaluated arguments. */
+    record Call(TaskFunction function, List<Task> arguments) implements Task {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        public Call {
+            Objects.requireNonNull(function, "a call needs a function");
+            arguments = List.copyOf(arguments);
+        }
+
+        @Override
+        public String toString() {
+            return "Call[" + function.displayName() + ", " + arguments + "]";
+        }
+    }
+
+    static Task literal(Object value) {
+        return new Literal(value);
+    }
+
+    static Task ref(Key key) {
+        return new Ref(key);
+    }
+
+    static Task ref(String name, int... index) {
+        return new Ref(Key.of(name, index));
+    }
+
+    /**
+     * A call whose arguments may be given loosely: a {@link Task} stays as it is, a {@link Key}
+     * becomes a reference, a {@link List} becomes a list of tasks (recursively), anything else a
+     * literal. This is what makes {@code call(add, ref("y"), 10)} read like Dask's {@code (add, "y", 10)}.
+     */
+    static Task call(TaskFunction function, Object... arguments) {
+        List<Task> tasks = new ArrayList<>(arguments.length);
+        for (Object argument : arguments) {
+            tasks.add(from(argument));
+        }
+        return new Call(function, tasks);
+    }
+
+    /** The task that an argument given loosely stands for (see {@link #call}). */
+    static Task from(Object argument) {
+        return switch (argument) {
+            case Task task -> task;
+            case Key key -> new Ref(key);
+            case List<?> list -> new TaskList(list.stream().map(Task::from).toList());
+            case null, default -> new Literal(argument);
+        };
+    }
+
+    /** The keys this task reads, in first-use order, without duplicates. */
+    default Set<Key> dependencies() {
+        Set<Key> keys = new LinkedHashSet<>();
+        collectDependencies(keys);
+        return keys;
+    }
+
+    /** Adds the keys this task reads to {@code keys}. */
+    default void collectDependencies(Collection<Key> keys) {
+        switch (this) {
+            case Literal literal -> { }
+            case Ref ref -> keys.add(ref.key());
+            case TaskList list -> list.items().forEach(item -> item.collectDependencies(keys));
+            case Call call -> call.arguments().forEach(argument -> argument.collectDependencies(keys));
+        }
+    }
+
+    /** The task with every reference to {@code key} replaced by {@code replacement}. */
+    default Task substitute(Key key, Task replacement) {
+        return switch (this) {
+            case Literal literal -> literal;
+            case Ref ref -> ref.key().equals(key) ? replacement : ref;
+            case TaskList list -> new TaskList(list.items().stream().map(item -> item.substitute(key, replacement)).toList());
+            case Call call -> new Call(call.function(), call.arguments().stream().map(argument -> argument.substitute(key, replacement)).toList());
+        };
+    }
+
+    /** Evaluates the task, taking the values of referenced keys from {@code results}. */
+    default Object evaluate(Function<Key, Object> results) throws Exception {
+        return switch (this) {
+            case Literal literal -> literal.value();
+            case Ref ref -> results.apply(ref.key());
+            case TaskList list -> evaluateAll(list.items(), results);
+            case Call call -> call.function().apply(evaluateAll(call.arguments(), results));
+        };
+    }
+
+    private static List<Object> evaluateAll(List<Task> tasks, Function<Key, Object> results) throws Exception {
+        List<Object> values = new ArrayList<>(tasks.size());
+        for (Task task : tasks) {
+            values.add(task.evaluate(results));
+        }
+        return values;
+    }
+
+    /** A short description for error messages, progress and drawings: the function name of a call. */
+    default String label() {
+        return switch (this) {
+            case Literal literal -> "literal";
+            case Ref ref -> "alias of " + ref.key();
+            case TaskList list -> "list of " + list.items().size();
+            case Call call -> call.function().displayName();
+        };
+    }
+}

@@ -1,0 +1,172 @@
+package org.tessera.graph.layer;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.tessera.graph.GraphException;
+import org.tessera.graph.Key;
+import org.tessera.graph.Task;
+import org.tessera.graph.TaskGraph;
+
+/**
+ * A graph as named layers with dependencies between layers, as Dask's {@code HighLevelGraph}.
+ * Layers are kept in the order they were added, which is a topological order: a layer is added
+ * after the layers it reads. Culling and blockwise fusion work on layers; {@link #materialize()}
+ * gives the low-level {@link TaskGraph} that schedulers run.
+ */
+public final class HighLevelGraph {
+    private final Map<String, Layer> layers;
+    private final Map<String, Set<String>> dependencies;
+
+    private HighLevelGraph(Map<String, Layer> layers, Map<String, Set<String>> dependencies) {
+        this.layers = Collections.unmodifiableMap(layers);
+        this.dependencies = Collections.unmodifiableMap(dependencies);
+    }
+
+    public static HighLevelGraph empty() {
+        return new HighLevelGraph(new LinkedHashMap<>(), new LinkedHashMap<>());
+    }
+
+    /** A graph of one layer on top of the layers of {@code inputs}. */
+    public static HighLevelGraph fromLayer(Layer layer, Set<String> layerDependencies, HighLevelGraph... inputs) {
+        return merge(inputs).with(layer, layerDependencies);
+    }
+
+    /** The union of several graphs; layers of the same name must be the same layer. */
+    public static HighLevelGraph merge(HighLevelGraph... graphs) {
+        Map<String, Layer> layers = new LinkedHashMap<>();
+        Map<String, Set<String>> dependencies = new LinkedHashMap<>();
+        for (HighLevelGraph graph : graphs) {
+            graph.layers.forEach((name, layer) -> {
+                Layer existing = layers.putIfAbsent(name, layer);
+                if (existing != null && !existing.equals(layer)) {
+                    throw new IllegalArgumentException("two different layers are both named " + name);
+                }
+            });
+            dependencies.putAll(graph.dependencies);
+        }
+        return new HighLevelGraph(layers, dependencies);
+    }
+
+    /** This graph with one more layer reading {@code layerDependencies}, which must be here. */
+    public HighLevelGraph with(Layer layer, Set<String> layerDependencies) {
+        for (String dependency : layerDependencies) {
+            if (!layers.containsKey(dependency)) {
+                throw new IllegalArgumentException("layer " + layer.name() + " reads layer " + dependency
+                        + ", which the graph lacks (it has " + layers.keySet() + ")");
+            }
+        }
+        Map<String, Layer> newLayers = new LinkedHashMap<>(layers);
+        newLayers.remove(layer.name());
+        newLayers.put(layer.name(), layer);
+        Map<String, Set<String>> newDependencies = new LinkedHashMap<>(dependencies);
+        newDependencies.put(layer.name(), Set.copyOf(layerDependencies));
+        return new HighLevelGraph(newLayers, newDependencies);
+    }
+
+    public Map<String, Layer> layers() {
+        return layers;
+    }
+
+    public Layer layer(String name) {
+        Layer layer = layers.get(name);
+        if (layer == null) {
+            throw new IllegalArgumentException("the graph has no layer " + name + " (it has " + layers.keySet() + ")");
+        }
+        return layer;
+    }
+
+    /** Names of the layers that {@code name} reads. */
+    public Set<String> dependencies(String name) {
+        return dependencies.getOrDefault(name, Set.of());
+    }
+
+    /** Names of the layers that read {@code name}. */
+    public Set<String> dependents(String name) {
+        Set<String> readers = new LinkedHashSet<>();
+        dependencies.forEach((layer, reads) -> {
+            if (reads.contains(name)) {
+                readers.add(layer);
+            }
+        });
+        return readers;
+    }
+
+    /** The number of tasks, counted without building any. */
+    public long taskCount() {
+        return layers.values().stream().mapToLong(Layer::size).sum();
+    }
+
+    /**
+     * The graph reduced to what {@code outputs} need, layer by layer from the last. A layer needed
+     * whole is passed on whole, so culling a symbolic layer of a million blocks to all its blocks
+     * neither lists its keys nor builds its tasks.
+     */
+    public HighLevelGraph cull(Collection<Key> outputs) {
+        // Keys of a symbolic layer are listed only where part of it is wanted.
+        Map<String, Set<Key>> wanted = new HashMap<>();
+        for (Key output : outputs) {
+            Layer layer = layers.get(output.name());
+            if (layer == null || !layer.contains(output)) {
+                throw new GraphException("requested key " + output + " is not in the graph", List.of(output));
+            }
+            wanted.computeIfAbsent(output.name(), name -> new HashSet<>()).add(output);
+        }
+        Set<String> wholeLayers = new HashSet<>();
+        List<String> names = new ArrayList<>(layers.keySet());
+        Map<String, Layer> kept = new LinkedHashMap<>();
+        for (String name : names.reversed()) {
+            Layer layer = layers.get(name);
+            Set<Key> keys = wanted.get(name);
+            boolean whole = wholeLayers.contains(name) || (keys != null && keys.size() == layer.size());
+            if (whole && layer instanceof BlockwiseLayer) {
+                // A blockwise layer over all its blocks reads all blocks of its inputs.
+                kept.put(name, layer);
+                wholeLayers.addAll(dependencies(name));
+            } else if (whole || keys != null) {
+                Layer culled = whole ? layer : layer.cull(keys);
+                kept.put(name, culled);
+                for (Key key : culled.keys()) {
+                    for (Key input : layer.inputKeys(key)) {
+                        if (!wholeLayers.contains(input.name())) {
+                            wanted.computeIfAbsent(input.name(), reader -> new HashSet<>()).add(input);
+                        }
+                    }
+                }
+            }
+        }
+        Map<String, Layer> ordered = new LinkedHashMap<>();
+        Map<String, Set<String>> keptDependencies = new LinkedHashMap<>();
+        for (String name : names) {
+            if (kept.containsKey(name)) {
+                ordered.put(name, kept.get(name));
+                keptDependencies.put(name, dependencies(name));
+            }
+        }
+        return new HighLevelGraph(ordered, keptDependencies);
+    }
+
+    /** Every task of every layer, as the low-level graph a scheduler runs. */
+    public TaskGraph materialize() {
+        Map<Key, Task> tasks = new LinkedHashMap<>();
+        layers.values().forEach(layer -> tasks.putAll(layer.materialize()));
+        return TaskGraph.of(tasks);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder("HighLevelGraph[");
+        layers.forEach((name, layer) -> text.append('\n').append("  ").append(name).append(": ")
+                .append(layer.isMaterialized() ? "materialized" : "blockwise").append(", ").append(layer.size())
+                .append(" tasks, reads ").append(dependencies(name)));
+        return text.append(']').toString();
+    }
+}

@@ -1,0 +1,157 @@
+package org.tessera.graph.optimize;
+
+import java.io.Serial;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.tessera.graph.TaskFunction;
+import org.tessera.graph.layer.BlockwiseArgument;
+import org.tessera.graph.layer.BlockwiseArgument.BlockIndex;
+import org.tessera.graph.layer.BlockwiseArgument.Blocks;
+import org.tessera.graph.layer.BlockwiseLayer;
+import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.layer.Layer;
+
+/**
+ * Fuses consecutive blockwise layers into one, as Dask's {@code optimize_blockwise}: in
+ * {@code (x + 1) * 2} the add and the multiply become one layer whose function applies both to a
+ * block, so the graph has one task per block instead of two and the intermediate block never waits
+ * in the scheduler. Fusion works on the symbolic layers, before any task exists.
+ *
+ * <p>A producer is fused into its reader when the reader is its only reader, it is not requested,
+ * it contracts nothing, and the reader reads it once, block for block (its letters all output
+ * letters of the reader). The producer's letters are renamed to the reader's letters at that
+ * argument, which also covers a transposed read ({@code "ji"} of an {@code "ij"} producer).
+ */
+public final class BlockwiseFusion {
+    private BlockwiseFusion() {
+    }
+
+    /** The graph with fusable blockwise layers merged; layers named in {@code keep} stay. */
+    public static HighLevelGraph fuse(HighLevelGraph graph, Collection<String> keep) {
+        HighLevelGraph current = graph;
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Layer layer : current.layers().values()) {
+                if (layer instanceof BlockwiseLayer reader) {
+                    HighLevelGraph fused = fuseOneInput(current, reader, Set.copyOf(keep));
+                    if (fused != null) {
+                        current = fused;
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return current;
+    }
+
+    private static HighLevelGraph fuseOneInput(HighLevelGraph graph, BlockwiseLayer reader, Set<String> keep) {
+        List<BlockwiseArgument> arguments = reader.arguments();
+        for (int position = 0; position < arguments.size(); position++) {
+            if (!(arguments.get(position) instanceof Blocks read)) {
+                continue;
+            }
+            Layer producerLayer = graph.layers().get(read.name());
+            if (!(producerLayer instanceof BlockwiseLayer producer) || keep.contains(producer.name())
+                    || producer.restriction() != null || reader.restriction() != null
+                    || !producer.contractedIndices().isEmpty()
+                    || !graph.dependents(producer.name()).equals(Set.of(reader.name()))
+                    || reader.inputLayers().stream().filter(producer.name()::equals).count() != 1
+                    || timesRead(reader, producer.name()) != 1
+                    || !allLettersAreOutputs(read.indices(), reader.outputIndices())
+                    || read.indices().length() != producer.outputIndices().length()
+                    || !sameBlockCounts(read, reader)) {
+                continue;
+            }
+            return replace(graph, reader, position, producer);
+        }
+        return null;
+    }
+
+    private static long timesRead(BlockwiseLayer reader, String name) {
+        return reader.arguments().stream().filter(argument -> argument instanceof Blocks blocks && blocks.name().equals(name)).count();
+    }
+
+    private static boolean allLettersAreOutputs(String indices, String outputIndices) {
+        return indices.chars().allMatch(letter -> outputIndices.indexOf(letter) >= 0);
+    }
+
+    /** Broadcast reads (one block standing for many) are left alone: the producer would run once per reader block. */
+    private static boolean sameBlockCounts(Blocks read, BlockwiseLayer reader) {
+        for (int axis = 0; axis < read.indices().length(); axis++) {
+            if (read.blockCounts()[axis] != reader.blockCounts().get(read.indices().charAt(axis))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static HighLevelGraph replace(HighLevelGraph graph, BlockwiseLayer reader, int position, BlockwiseLayer producer) {
+        Blocks read = (Blocks) reader.arguments().get(position);
+        Map<Character, Character> rename = new HashMap<>();
+        for (int axis = 0; axis < read.indices().length(); axis++) {
+            rename.put(producer.outputIndices().charAt(axis), read.indices().charAt(axis));
+        }
+        List<BlockwiseArgument> arguments = new ArrayList<>(reader.arguments().subList(0, position));
+        for (BlockwiseArgument argument : producer.arguments()) {
+            arguments.add(switch (argument) {
+                case Blocks blocks -> new Blocks(blocks.name(), renamed(blocks.indices(), rename), blocks.blockCounts());
+                case BlockIndex index -> new BlockIndex(renamed(index.indices(), rename));
+                case BlockwiseArgument.Constant constant -> constant;
+            });
+        }
+        arguments.addAll(reader.arguments().subList(position + 1, reader.arguments().size()));
+        TaskFunction function = new Fused(reader.function(), producer.function(), position, producer.arguments().size());
+        BlockwiseLayer fused = new BlockwiseLayer(reader.name(), reader.outputIndices(), function, arguments, reader.blockCounts(), null);
+
+        Set<String> readerInputs = new LinkedHashSet<>(graph.dependencies(reader.name()));
+        readerInputs.remove(producer.name());
+        readerInputs.addAll(graph.dependencies(producer.name()));
+        HighLevelGraph rebuilt = HighLevelGraph.empty();
+        for (Layer layer : graph.layers().values()) {
+            if (layer.name().equals(producer.name())) {
+                continue;
+            }
+            boolean isReader = layer.name().equals(reader.name());
+            rebuilt = rebuilt.with(isReader ? fused : layer, isReader ? readerInputs : graph.dependencies(layer.name()));
+        }
+        return rebuilt;
+    }
+
+    private static String renamed(String indices, Map<Character, Character> rename) {
+        StringBuilder renamed = new StringBuilder(indices.length());
+        for (char letter : indices.toCharArray()) {
+            renamed.append(rename.getOrDefault(letter, letter));
+        }
+        return renamed.toString();
+    }
+
+    /** The reader's function applied with the producer's result in place of argument {@code position}. */
+    record Fused(TaskFunction reader, TaskFunction producer, int position, int producerArity) implements TaskFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(List<Object> arguments) throws Exception {
+            Object produced = producer.apply(arguments.subList(position, position + producerArity));
+            List<Object> readerArguments = new ArrayList<>(arguments.size() - producerArity + 1);
+            readerArguments.addAll(arguments.subList(0, position));
+            readerArguments.add(produced);
+            readerArguments.addAll(arguments.subList(position + producerArity, arguments.size()));
+            return reader.apply(readerArguments);
+        }
+
+        @Override
+        public String displayName() {
+            return producer.displayName() + "-" + reader.displayName();
+        }
+    }
+}

@@ -1,0 +1,407 @@
+package org.tessera.graph.schedule;
+
+import java.nio.file.Path;
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+import org.tessera.graph.Key;
+import org.tessera.graph.Task;
+import org.tessera.graph.TaskGraph;
+import org.tessera.graph.memory.MemoryBudget;
+import org.tessera.graph.memory.SizeOf;
+import org.tessera.graph.memory.SpillStore;
+import org.tessera.graph.optimize.Cull;
+import org.tessera.graph.order.Ordering;
+
+/**
+ * One computation of the {@link ThreadedScheduler}. Tasks are numbered in static priority order, so
+ * the ready queue is a heap of ints and the bookkeeping arrays are indexed by task number. All state
+ * changes happen under one lock; tasks run outside it.
+ */
+final class Execution {
+    private static final int NOT_NEEDED = Integer.MAX_VALUE;
+
+    private final List<Callback> callbacks;
+    private final int workerCount;
+    private final long budgetBytes;
+    private final boolean budgeted;
+    private final Path spillDirectory;
+
+    private final TaskGraph graph;
+    private final List<Key> outputs;
+    private final Key[] keys;
+    private final Map<Key, Integer> numbers;
+    private final Task[] tasks;
+    private final int[][] inputs;
+    private final int[][] readers;
+    private final int[] inputsLeft;
+    private final int[] readersLeft;
+    private final boolean[] started;
+    private final boolean[] isOutput;
+    private final Object[] results;
+    private final long[] sizes;
+    private final int[] pins;
+    private final BitSet inMemory = new BitSet();
+    private final BitSet spilled = new BitSet();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final IntHeap ready = new IntHeap();
+    private int finished;
+    private boolean stopping;
+    private Throwable failure;
+    private int failedTask = -1;
+
+    private long bytesInMemory;
+    private long peakBytes;
+    private long largestResult;
+    private int liveResults;
+    private int peakLiveResults;
+    private SpillStore spillStore;
+
+    Execution(TaskGraph fullGraph, Collection<Key> requested, int workerCount, MemoryBudget budget, Path spillDirectory, List<Callback> callbacks) {
+        this.graph = Cull.cull(fullGraph, requested).validate();
+        this.outputs = List.copyOf(new java.util.LinkedHashSet<>(requested));
+        this.callbacks = callbacks;
+        this.workerCount = workerCount;
+        this.budgetBytes = budget.bytes();
+        this.budgeted = !budget.isUnlimited();
+        this.spillDirectory = spillDirectory;
+
+        List<Key> order = Ordering.order(graph, outputs);
+        int count = order.size();
+        numbers = HashMap.newHashMap(count);
+        keys = order.toArray(Key[]::new);
+        tasks = new Task[count];
+        for (int number = 0; number < count; number++) {
+            numbers.put(keys[number], number);
+            tasks[number] = graph.task(keys[number]);
+        }
+        inputs = new int[count][];
+        readers = new int[count][];
+        inputsLeft = new int[count];
+        readersLeft = new int[count];
+        int[] readerCounts = new int[count];
+        for (int number = 0; number < count; number++) {
+            Set<Key> reads = graph.dependencies(keys[number]);
+            inputs[number] = reads.stream().mapToInt(numbers::get).toArray();
+            inputsLeft[number] = inputs[number].length;
+            for (int input : inputs[number]) {
+                readerCounts[input]++;
+            }
+        }
+        for (int number = 0; number < count; number++) {
+            readers[number] = new int[readerCounts[number]];
+            readersLeft[number] = readerCounts[number];
+        }
+        int[] filled = new int[count];
+        for (int number = 0; number < count; number++) {
+            for (int input : inputs[number]) {
+                readers[input][filled[input]++] = number;
+            }
+        }
+        started = new boolean[count];
+        isOutput = new boolean[count];
+        outputs.forEach(output -> isOutput[numbers.get(output)] = true);
+        results = new Object[count];
+        sizes = new long[count];
+        pins = new int[count];
+    }
+
+    Computation run() {
+        callbacks.forEach(callback -> callback.start(graph));
+        for (int number = 0; number < keys.length; number++) {
+            if (inputsLeft[number] == 0) {
+                ready.add(number);
+            }
+        }
+        if (keys.length == 0) {
+            stopping = true;
+        }
+        int threads = Math.min(workerCount, Math.max(1, keys.length));
+        Thread[] workers = new Thread[threads];
+        for (int worker = 0; worker < threads; worker++) {
+            int workerNumber = worker;
+            workers[worker] = Thread.ofPlatform().daemon().name("tessera-worker-" + worker).start(() -> work(workerNumber));
+        }
+        boolean interrupted = awaitEnd();
+        if (interrupted || failure != null) {
+            for (Thread worker : workers) {
+                worker.interrupt();
+            }
+        }
+        joinAll(workers);
+        try {
+            if (interrupted) {
+                callbacks.forEach(callback -> callback.finish(false));
+                Thread.currentThread().interrupt();
+                throw new CancellationException("the computation of " + outputs + " was cancelled by an interrupt after " + finished + " of " + keys.length + " tasks");
+            }
+            if (failure != null) {
+                callbacks.forEach(callback -> callback.finish(false));
+                throw new TaskFailedException(keys[failedTask], tasks[failedTask].label(), failure);
+            }
+            Map<Key, Object> values = new LinkedHashMap<>();
+            for (Key output : outputs) {
+                int number = numbers.get(output);
+                values.put(output, spilled.get(number) ? spillStore.take(output) : results[number]);
+            }
+            callbacks.forEach(callback -> callback.finish(true));
+            int spills = spillStore == null ? 0 : spillStore.spillCount();
+            long spillBytes = spillStore == null ? 0 : spillStore.bytesWritten();
+            return new Computation(values, new ExecutionStatistics(finished, peakLiveResults, peakBytes, spills, spillBytes));
+        } finally {
+            if (spillStore != null) {
+                spillStore.close();
+            }
+        }
+    }
+
+    /** Waits for the end; true if the calling thread was interrupted first. */
+    private boolean awaitEnd() {
+        lock.lock();
+        try {
+            while (!stopping) {
+                changed.await();
+            }
+            return false;
+        } catch (InterruptedException interrupt) {
+            stopping = true;
+            changed.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void joinAll(Thread[] workers) {
+        boolean interrupted = false;
+        for (Thread worker : workers) {
+            while (true) {
+                try {
+                    worker.join();
+                    break;
+                } catch (InterruptedException again) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void work(int worker) {
+        while (true) {
+            int number = -1;
+            Object[] values;
+            lock.lock();
+            try {
+                while (ready.isEmpty() && !stopping) {
+                    changed.await();
+                }
+                if (stopping) {
+                    return;
+                }
+                number = ready.poll();
+                started[number] = true;
+                values = claimInputs(number);
+            } catch (InterruptedException interrupt) {
+                return;
+            } catch (RuntimeException spillFailure) {
+                stopWith(number, spillFailure);
+                return;
+            } finally {
+                lock.unlock();
+            }
+            Key key = keys[number];
+            callbacks.forEach(callback -> callback.beforeTask(key, worker));
+            Object result;
+            try {
+                result = tasks[number].evaluate(lookup(number, values));
+            } catch (Throwable thrown) {
+                callbacks.forEach(callback -> callback.afterTask(key, worker, thrown));
+                lock.lock();
+                try {
+                    stopWith(number, thrown);
+                } finally {
+                    lock.unlock();
+                }
+                return;
+            }
+            callbacks.forEach(callback -> callback.afterTask(key, worker, null));
+            lock.lock();
+            try {
+                complete(number, result);
+            } catch (RuntimeException spillFailure) {
+                stopWith(number, spillFailure);
+                return;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Under the lock: records the first failure (unless the computation is already ending) and stops. */
+    private void stopWith(int number, Throwable thrown) {
+        if (failure == null && !stopping) {
+            failure = thrown;
+            failedTask = Math.max(number, 0);
+        }
+        stopping = true;
+        changed.signalAll();
+    }
+
+    private Function<Key, Object> lookup(int number, Object[] values) {
+        int[] reads = inputs[number];
+        if (reads.length <= 8) {
+            return key -> {
+                for (int position = 0; position < reads.length; position++) {
+                    if (keys[reads[position]].equals(key)) {
+                        return values[position];
+                    }
+                }
+                throw new IllegalStateException("task " + keys[number] + " read " + key + ", which is not among its inputs");
+            };
+        }
+        Map<Key, Object> byKey = HashMap.newHashMap(reads.length);
+        for (int position = 0; position < reads.length; position++) {
+            byKey.put(keys[reads[position]], values[position]);
+        }
+        return byKey::get;
+    }
+
+    /** Under the lock: brings spilled inputs back, pins every input, and returns their values. */
+    private Object[] claimInputs(int number) {
+        int[] reads = inputs[number];
+        if (budgeted) {
+            long incoming = 0;
+            for (int input : reads) {
+                pins[input]++;
+                if (spilled.get(input)) {
+                    incoming += sizes[input];
+                }
+            }
+            if (incoming > 0) {
+                spillUntil(target() - incoming);
+                for (int input : reads) {
+                    if (spilled.get(input)) {
+                        results[input] = spillStore.take(keys[input]);
+                        spilled.clear(input);
+                        inMemory.set(input);
+                        bytesInMemory += sizes[input];
+                    }
+                }
+                peakBytes = Math.max(peakBytes, bytesInMemory);
+            }
+        }
+        Object[] values = new Object[reads.length];
+        for (int position = 0; position < reads.length; position++) {
+            values[position] = results[reads[position]];
+        }
+        return values;
+    }
+
+    /** Under the lock: stores a result, releases inputs no one else reads, and readies readers. */
+    private void complete(int number, Object result) {
+        results[number] = result;
+        liveResults++;
+        peakLiveResults = Math.max(peakLiveResults, liveResults);
+        long size = SizeOf.estimate(result);
+        sizes[number] = size;
+        largestResult = Math.max(largestResult, size);
+        inMemory.set(number);
+        bytesInMemory += size;
+        peakBytes = Math.max(peakBytes, bytesInMemory);
+        for (int input : inputs[number]) {
+            if (budgeted) {
+                pins[input]--;
+            }
+            if (--readersLeft[input] == 0 && !isOutput[input]) {
+                release(input);
+            }
+        }
+        for (int reader : readers[number]) {
+            if (--inputsLeft[reader] == 0) {
+                ready.add(reader);
+            }
+        }
+        finished++;
+        if (budgeted) {
+            spillUntil(target());
+        }
+        if (finished == keys.length) {
+            stopping = true;
+        }
+        changed.signalAll();
+    }
+
+    private void release(int number) {
+        results[number] = null;
+        liveResults--;
+        if (spilled.get(number)) {
+            spilled.clear(number);
+            spillStore.discard(keys[number]);
+        } else if (inMemory.get(number)) {
+            inMemory.clear(number);
+            bytesInMemory -= sizes[number];
+        }
+    }
+
+    /** Bytes of results allowed to sit in memory, leaving room for every worker's next result. */
+    private long target() {
+        return budgetBytes - workerCount * largestResult;
+    }
+
+    /**
+     * Spills the unpinned results needed latest until at most {@code limit} bytes stay in memory:
+     * those are the ones whose next reader comes last in the static order (or that only wait to be
+     * returned).
+     */
+    private void spillUntil(long limit) {
+        while (bytesInMemory > limit) {
+            int victim = -1;
+            int victimNextUse = -1;
+            for (int number = inMemory.nextSetBit(0); number >= 0; number = inMemory.nextSetBit(number + 1)) {
+                if (pins[number] > 0) {
+                    continue;
+                }
+                int nextUse = nextUse(number);
+                if (nextUse > victimNextUse) {
+                    victim = number;
+                    victimNextUse = nextUse;
+                }
+            }
+            if (victim < 0) {
+                return;
+            }
+            if (spillStore == null) {
+                spillStore = SpillStore.create(spillDirectory);
+            }
+            spillStore.write(keys[victim], results[victim]);
+            results[victim] = null;
+            inMemory.clear(victim);
+            spilled.set(victim);
+            bytesInMemory -= sizes[victim];
+        }
+    }
+
+    private int nextUse(int number) {
+        int next = NOT_NEEDED;
+        for (int reader : readers[number]) {
+            if (!started[reader]) {
+                next = Math.min(next, reader);
+            }
+        }
+        return next;
+    }
+}

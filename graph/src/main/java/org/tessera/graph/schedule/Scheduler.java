@@ -1,0 +1,29 @@
+package org.tessera.graph.schedule;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+import org.tessera.graph.Key;
+import org.tessera.graph.TaskGraph;
+
+/**
+ * Runs a task graph and returns the values of the requested keys. Every executor of Tessera (the
+ * synchronous reference, the threaded scheduler, Spark) implements this one interface, so an
+ * array's {@code compute()} does not care which one runs it.
+ */
+public interface Scheduler {
+
+    /**
+     * Computes {@code outputs} and whatever they need, nothing else.
+     *
+     * @throws TaskFailedException naming the key whose task failed, with the task's exception as cause
+     * @throws org.tessera.graph.GraphException if the graph lacks a needed key or has a cycle
+     */
+    Map<Key, Object> compute(TaskGraph graph, Collection<Key> outputs);
+
+    /** The value of one key. */
+    default Object get(TaskGraph graph, Key output) {
+        return compute(graph, List.of(output)).get(output);
+    }
+}
