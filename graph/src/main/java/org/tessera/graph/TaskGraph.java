@@ -115,32 +115,32 @@ public final class TaskGraph {
         if (!missing.isEmpty()) {
             throw new GraphException("the graph lacks keys its tasks read: " + String.join(", ", readers), missing);
         }
-        List<Key> cycle = findCycle();
-        if (!cycle.isEmpty()) {
-            StringBuilder path = new StringBuilder();
-            for (Key key : cycle) {
-                path.append(key).append(" -> ");
-            }
-            path.append(cycle.getFirst());
-            throw new GraphException("the graph has a cycle: " + path, cycle);
-        }
+        topologicalOrder();
         return this;
     }
 
-    /** Keys in an order where every key comes after the keys it reads. Requires a valid graph. */
+    /**
+     * Keys in an order where every key comes after the keys it reads.
+     *
+     * @throws GraphException naming the keys of a cycle
+     */
     public List<Key> topologicalOrder() {
         return postOrder(tasks.keySet(), key -> dependencies(key).iterator());
     }
 
     /**
      * A depth-first post-order from {@code roots}: each key after the keys it reads, with the inputs
-     * of a key visited in the order {@code inputOrder} gives. Keys the graph lacks are skipped.
+     * of a key visited in the order {@code inputOrder} gives. Only keys reachable from the roots are
+     * listed, so this also culls; keys the graph lacks are skipped (validation names them).
+     *
+     * @throws GraphException if the walk meets a cycle, naming its keys in order
      */
     public List<Key> postOrder(Iterable<Key> roots, Function<Key, Iterator<Key>> inputOrder) {
-        List<Key> order = new ArrayList<>(tasks.size());
-        Set<Key> done = HashSet.newHashSet(tasks.size());
+        List<Key> order = new ArrayList<>();
+        // false while a key is on the current path, true once it is listed
+        Map<Key, Boolean> listed = new HashMap<>();
         for (Key root : roots) {
-            if (!tasks.containsKey(root) || !done.add(root)) {
+            if (!tasks.containsKey(root) || listed.putIfAbsent(root, Boolean.FALSE) != null) {
                 continue;
             }
             // An explicit stack: chains of a million tasks must not overflow the thread stack.
@@ -152,49 +152,34 @@ public final class TaskGraph {
                 Iterator<Key> reads = stack.peek();
                 if (reads.hasNext()) {
                     Key next = reads.next();
-                    if (tasks.containsKey(next) && done.add(next)) {
+                    if (!tasks.containsKey(next)) {
+                        continue;
+                    }
+                    Boolean state = listed.putIfAbsent(next, Boolean.FALSE);
+                    if (state == null) {
                         path.push(next);
                         stack.push(inputOrder.apply(next));
+                    } else if (!state) {
+                        List<Key> cycle = cycleEndingAt(next, path);
+                        throw new GraphException("the graph has a cycle: " + cycleText(cycle), cycle);
                     }
                 } else {
                     stack.pop();
-                    order.add(path.pop());
+                    Key finished = path.pop();
+                    listed.put(finished, Boolean.TRUE);
+                    order.add(finished);
                 }
             }
         }
         return order;
     }
 
-    private List<Key> findCycle() {
-        Map<Key, Integer> state = HashMap.newHashMap(tasks.size());
-        for (Key root : tasks.keySet()) {
-            if (state.containsKey(root)) {
-                continue;
-            }
-            Deque<Key> path = new ArrayDeque<>();
-            Deque<Iterator<Key>> stack = new ArrayDeque<>();
-            path.push(root);
-            stack.push(dependencies(root).iterator());
-            state.put(root, 1);
-            while (!stack.isEmpty()) {
-                Iterator<Key> reads = stack.peek();
-                if (reads.hasNext()) {
-                    Key next = reads.next();
-                    Integer seen = state.get(next);
-                    if (seen == null) {
-                        state.put(next, 1);
-                        path.push(next);
-                        stack.push(dependencies(next).iterator());
-                    } else if (seen == 1) {
-                        return cycleEndingAt(next, path);
-                    }
-                } else {
-                    stack.pop();
-                    state.put(path.pop(), 2);
-                }
-            }
+    private static String cycleText(List<Key> cycle) {
+        StringBuilder path = new StringBuilder();
+        for (Key key : cycle) {
+            path.append(key).append(" -> ");
         }
-        return List.of();
+        return path.append(cycle.getFirst()).toString();
     }
 
     private static List<Key> cycleEndingAt(Key start, Collection<Key> pathFromTop) {
@@ -213,13 +198,13 @@ public final class TaskGraph {
         return "TaskGraph" + tasks;
     }
 
-    /** Builds a graph in a few lines, as one writes a Dask graph by hand. */
+    /** Builds a graph in a few lines, as one writes a Dask graph by hand. A builder builds once. */
     public static final class Builder {
-        private final Map<Key, Task> tasks = new LinkedHashMap<>();
+        private Map<Key, Task> tasks = new LinkedHashMap<>();
 
         /** Adds {@code key}; the task may be given loosely as in {@link Task#from}. */
         public Builder put(Key key, Object task) {
-            tasks.put(key, Task.from(task));
+            requireOpen().put(key, Task.from(task));
             return this;
         }
 
@@ -227,8 +212,24 @@ public final class TaskGraph {
             return put(Key.of(name), task);
         }
 
+        /** Adds every task of {@code more}. */
+        public Builder putAll(Map<Key, ? extends Task> more) {
+            requireOpen().putAll(more);
+            return this;
+        }
+
+        private Map<Key, Task> requireOpen() {
+            if (tasks == null) {
+                throw new IllegalStateException("this builder already built its graph");
+            }
+            return tasks;
+        }
+
+        /** The graph; it takes over the builder's map rather than copying it. */
         public TaskGraph build() {
-            return new TaskGraph(new LinkedHashMap<>(tasks));
+            TaskGraph graph = new TaskGraph(requireOpen());
+            tasks = null;
+            return graph;
         }
     }
 }

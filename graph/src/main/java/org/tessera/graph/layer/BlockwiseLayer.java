@@ -238,6 +238,13 @@ public record BlockwiseLayer(String name, String outputIndices, TaskFunction fun
         return tasks;
     }
 
+    @Override
+    public void materializeInto(org.tessera.graph.TaskGraph.Builder graph) {
+        for (Key key : keys()) {
+            graph.put(key, task(key));
+        }
+    }
+
     /** The keys of a block grid in C order. */
     private static final class GridIterator implements Iterator<Key> {
         private final String name;

@@ -13,7 +13,6 @@ import java.util.Set;
 
 import org.tessera.graph.GraphException;
 import org.tessera.graph.Key;
-import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
 
 /**
@@ -156,9 +155,9 @@ public final class HighLevelGraph {
 
     /** Every task of every layer, as the low-level graph a scheduler runs. */
     public TaskGraph materialize() {
-        Map<Key, Task> tasks = new LinkedHashMap<>();
-        layers.values().forEach(layer -> tasks.putAll(layer.materialize()));
-        return TaskGraph.of(tasks);
+        TaskGraph.Builder tasks = TaskGraph.builder();
+        layers.values().forEach(layer -> layer.materializeInto(tasks));
+        return tasks.build();
     }
 
     @Override

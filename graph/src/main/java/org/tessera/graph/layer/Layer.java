@@ -5,6 +5,7 @@ import java.util.Set;
 
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
+import org.tessera.graph.TaskGraph;
 
 /**
  * A named part of a high-level graph: all keys of one layer share its name. A materialized layer
@@ -36,4 +37,9 @@ public sealed interface Layer permits MaterializedLayer, BlockwiseLayer {
 
     /** Every task of the layer. */
     Map<Key, Task> materialize();
+
+    /** Adds every task of the layer to {@code graph}. */
+    default void materializeInto(TaskGraph.Builder graph) {
+        graph.putAll(materialize());
+    }
 }

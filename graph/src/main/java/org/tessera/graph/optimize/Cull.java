@@ -24,10 +24,7 @@ public final class Cull {
      * @throws GraphException if an output is not in the graph
      */
     public static TaskGraph cull(TaskGraph graph, Collection<Key> outputs) {
-        List<Key> absent = outputs.stream().filter(output -> !graph.contains(output)).toList();
-        if (!absent.isEmpty()) {
-            throw new GraphException("requested keys are not in the graph: " + absent, absent);
-        }
+        requireKeys(graph, outputs);
         if (outputs.size() == graph.size()) {
             return graph;
         }
@@ -42,5 +39,18 @@ public final class Cull {
             }
         }
         return kept.size() == graph.size() ? graph : TaskGraph.of(kept);
+    }
+
+    /**
+     * Returns {@code graph} after checking that it has every requested key.
+     *
+     * @throws GraphException naming the requested keys the graph lacks
+     */
+    public static TaskGraph requireKeys(TaskGraph graph, Collection<Key> outputs) {
+        List<Key> absent = outputs.stream().filter(output -> !graph.contains(output)).toList();
+        if (!absent.isEmpty()) {
+            throw new GraphException("requested keys are not in the graph: " + absent, absent);
+        }
+        return graph;
     }
 }

@@ -27,12 +27,14 @@ public final class Ordering {
     private Ordering() {
     }
 
-    /** Every key of {@code graph} in execution order; keys no output needs come last. */
+    /**
+     * The keys that {@code outputs} need, in execution order: this culls the graph as it orders it.
+     *
+     * @throws org.tessera.graph.GraphException if the needed keys contain a cycle
+     */
     public static List<Key> order(TaskGraph graph, Collection<Key> outputs) {
-        Map<Key, Integer> weights = subgraphSizes(graph);
-        Set<Key> roots = new LinkedHashSet<>(outputs);
-        roots.addAll(graph.keys());
-        return graph.postOrder(roots, key -> inputsInVisitOrder(graph, key, weights));
+        Map<Key, Integer> weights = subgraphSizes(graph, outputs);
+        return graph.postOrder(new LinkedHashSet<>(outputs), key -> inputsInVisitOrder(graph, key, weights));
     }
 
     /** Each key's position in {@link #order}: smaller runs first. */
@@ -61,9 +63,9 @@ public final class Ordering {
      * shared inputs counted twice cannot overflow. Exact counts need a set per key; the estimate is
      * enough to send long branches first.
      */
-    private static Map<Key, Integer> subgraphSizes(TaskGraph graph) {
+    private static Map<Key, Integer> subgraphSizes(TaskGraph graph, Collection<Key> outputs) {
         Map<Key, Integer> sizes = HashMap.newHashMap(graph.size());
-        for (Key key : graph.topologicalOrder()) {
+        for (Key key : graph.postOrder(outputs, input -> graph.dependencies(input).iterator())) {
             long size = 1;
             for (Key input : graph.dependencies(key)) {
                 size += sizes.getOrDefault(input, 0);

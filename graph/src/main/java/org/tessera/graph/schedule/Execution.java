@@ -13,6 +13,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
+import org.tessera.graph.GraphException;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
@@ -69,15 +70,15 @@ final class Execution {
     private SpillStore spillStore;
 
     Execution(TaskGraph fullGraph, Collection<Key> requested, int workerCount, MemoryBudget budget, Path spillDirectory, List<Callback> callbacks) {
-        this.graph = Cull.cull(fullGraph, requested).validate();
         this.outputs = List.copyOf(new java.util.LinkedHashSet<>(requested));
+        List<Key> order = Ordering.order(Cull.requireKeys(fullGraph, outputs), outputs);
+        this.graph = fullGraph;
         this.callbacks = callbacks;
         this.workerCount = workerCount;
         this.budgetBytes = budget.bytes();
         this.budgeted = !budget.isUnlimited();
         this.spillDirectory = spillDirectory;
 
-        List<Key> order = Ordering.order(graph, outputs);
         int count = order.size();
         numbers = HashMap.newHashMap(count);
         keys = order.toArray(Key[]::new);
@@ -92,8 +93,7 @@ final class Execution {
         readersLeft = new int[count];
         int[] readerCounts = new int[count];
         for (int number = 0; number < count; number++) {
-            Set<Key> reads = graph.dependencies(keys[number]);
-            inputs[number] = reads.stream().mapToInt(numbers::get).toArray();
+            inputs[number] = numbersOf(keys[number], graph.dependencies(keys[number]));
             inputsLeft[number] = inputs[number].length;
             for (int input : inputs[number]) {
                 readerCounts[input]++;
@@ -117,8 +117,25 @@ final class Execution {
         pins = new int[count];
     }
 
+    /** The task numbers of {@code reads}; a key the graph lacks is named with its reader. */
+    private int[] numbersOf(Key reader, Set<Key> reads) {
+        int[] found = new int[reads.size()];
+        int position = 0;
+        for (Key read : reads) {
+            Integer number = numbers.get(read);
+            if (number == null) {
+                throw new GraphException("the graph lacks keys its tasks read: " + read + " (read by " + reader + ")", List.of(read));
+            }
+            found[position++] = number;
+        }
+        return found;
+    }
+
     Computation run() {
-        callbacks.forEach(callback -> callback.start(graph));
+        if (!callbacks.isEmpty()) {
+            TaskGraph scheduled = keys.length == graph.size() ? graph : scheduledTasks();
+            callbacks.forEach(callback -> callback.start(scheduled));
+        }
         for (int number = 0; number < keys.length; number++) {
             if (inputsLeft[number] == 0) {
                 ready.add(number);
@@ -164,6 +181,14 @@ final class Execution {
                 spillStore.close();
             }
         }
+    }
+
+    private TaskGraph scheduledTasks() {
+        Map<Key, Task> scheduled = LinkedHashMap.newLinkedHashMap(keys.length);
+        for (int number = 0; number < keys.length; number++) {
+            scheduled.put(keys[number], tasks[number]);
+        }
+        return TaskGraph.of(scheduled);
     }
 
     /** Waits for the end; true if the calling thread was interrupted first. */

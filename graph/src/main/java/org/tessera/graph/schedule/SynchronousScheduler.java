@@ -33,7 +33,7 @@ public final class SynchronousScheduler implements Scheduler {
         List<Key> order = Ordering.order(graph, outputs);
         Set<Key> kept = Set.copyOf(outputs);
         Map<Key, Integer> readersLeft = new HashMap<>();
-        graph.dependentMap().forEach((key, readers) -> readersLeft.put(key, readers.size()));
+        order.forEach(key -> graph.dependencies(key).forEach(read -> readersLeft.merge(read, 1, Integer::sum)));
         Map<Key, Object> results = new HashMap<>();
         callbacks.forEach(callback -> callback.start(graph));
         for (Key key : order) {

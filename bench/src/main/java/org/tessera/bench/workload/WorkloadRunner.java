@@ -1,0 +1,110 @@
+package org.tessera.bench.workload;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * {@code ./tessera bench NAME [--json FILE] [--repeat R]}: runs one workload in this JVM and prints
+ * (and writes) the JSON object WORKLOADS.md describes, so the result sits beside the one of
+ * bench_dask.py or bench_numpy.py for the same workload.
+ */
+public final class WorkloadRunner {
+    private static final Map<String, Supplier<Workload>> WORKLOADS = new TreeMap<>(Map.of(
+            "W5", BlockSumWorkload::new));
+
+    private WorkloadRunner() {
+    }
+
+    public static void main(String[] arguments) throws Exception {
+        if (arguments.length == 0 || !WORKLOADS.containsKey(arguments[0])) {
+            System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R]   (NAME one of " + WORKLOADS.keySet() + ")");
+            System.exit(2);
+        }
+        List<String> options = Arrays.asList(arguments);
+        Path json = option(options, "--json").map(Path::of).orElse(null);
+        int repeat = option(options, "--repeat").map(Integer::parseInt).orElse(arguments[0].startsWith("N") ? 3 : 1);
+        String result = toJson(measure(WORKLOADS.get(arguments[0]).get(), repeat));
+        System.out.println(result);
+        if (json != null) {
+            Files.writeString(json, result + "\n");
+        }
+    }
+
+    private static java.util.Optional<String> option(List<String> options, String name) {
+        int at = options.indexOf(name);
+        if (at >= 0 && at + 1 >= options.size()) {
+            throw new IllegalArgumentException(name + " needs a value");
+        }
+        return at < 0 ? java.util.Optional.empty() : java.util.Optional.of(options.get(at + 1));
+    }
+
+    /** Warms up, then times {@code repeat} runs; the result object of WORKLOADS.md. */
+    static Map<String, Object> measure(Workload workload, int repeat) throws Exception {
+        workload.warmUp();
+        List<Double> runs = new ArrayList<>();
+        Object check = null;
+        boolean ok = true;
+        for (int run = 0; run < repeat; run++) {
+            long start = System.nanoTime();
+            Workload.Check outcome = workload.run();
+            runs.add((System.nanoTime() - start) / 1e9);
+            check = outcome.value();
+            ok &= outcome.ok();
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("workload", workload.name());
+        result.put("impl", "tessera");
+        result.put("seconds", median(runs));
+        result.put("runs", runs);
+        result.put("peak_rss_bytes", peakResidentBytes());
+        result.put("check", check);
+        result.put("check_ok", ok);
+        result.put("params", workload.params());
+        return result;
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    }
+
+    /** The process's peak resident set (VmHWM), start-up included; -1 where /proc is absent. */
+    static long peakResidentBytes() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) {
+            return -1;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        return -1;
+    }
+
+    static String toJson(Object value) {
+        return switch (value) {
+            case null -> "null";
+            case String text -> "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+            case Boolean flag -> flag.toString();
+            case Double number when number.isNaN() || number.isInfinite() -> "null";
+            case Number number -> number.toString();
+            case Map<?, ?> map -> {
+                StringBuilder text = new StringBuilder("{");
+                map.forEach((key, item) -> text.append(text.length() > 1 ? ", " : "").append(toJson(key.toString())).append(": ").append(toJson(item)));
+                yield text.append('}').toString();
+            }
+            case List<?> list -> "[" + String.join(", ", list.stream().map(WorkloadRunner::toJson).toList()) + "]";
+            default -> toJson(value.toString());
+        };
+    }
+}
