@@ -14,7 +14,7 @@ import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
-import org.tessera.graph.optimize.BlockwiseFusion;
+import org.tessera.graph.optimize.Optimization;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
@@ -24,7 +24,7 @@ import org.tessera.ndarray.dtype.DType;
  * W5: {@code (x + 1).sum()} for x = ones(1,000,000) in chunks of 10, so 100,000 blocks: a test of
  * per-task overhead. Until the chunked array lands, the graph is built by hand as the array would
  * build it: a blockwise ones layer, a blockwise add, a blockwise per-block sum, and a tree sum of
- * fan-in 32; then blockwise fusion and the threaded scheduler.
+ * fan-in 32; then the default optimisation and the threaded scheduler.
  */
 final class BlockSumWorkload implements Workload {
     static final long LENGTH = 1_000_000;
@@ -98,7 +98,7 @@ final class BlockSumWorkload implements Workload {
             width = nextWidth;
         }
         Key output = Key.of("sum");
-        TaskGraph tasks = BlockwiseFusion.fuse(graph.cull(List.of(output)), List.of("sum")).materialize();
+        TaskGraph tasks = Optimization.optimize(graph, List.of(output));
         return (Double) SCHEDULER.get(tasks, output);
     }
 }

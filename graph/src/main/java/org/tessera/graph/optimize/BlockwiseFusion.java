@@ -61,7 +61,6 @@ public final class BlockwiseFusion {
             }
             Layer producerLayer = graph.layers().get(read.name());
             if (!(producerLayer instanceof BlockwiseLayer producer) || keep.contains(producer.name())
-                    || producer.restriction() != null || reader.restriction() != null
                     || !producer.contractedIndices().isEmpty()
                     || !graph.dependents(producer.name()).equals(Set.of(reader.name()))
                     || reader.inputLayers().stream().filter(producer.name()::equals).count() != 1
@@ -110,7 +109,8 @@ public final class BlockwiseFusion {
         }
         arguments.addAll(reader.arguments().subList(position + 1, reader.arguments().size()));
         TaskFunction function = new Fused(reader.function(), producer.function(), position, producer.arguments().size());
-        BlockwiseLayer fused = new BlockwiseLayer(reader.name(), reader.outputIndices(), function, arguments, reader.blockCounts(), null);
+        // A culled producer kept just what its only reader needs, so the reader's restriction says it all.
+        BlockwiseLayer fused = new BlockwiseLayer(reader.name(), reader.outputIndices(), function, arguments, reader.blockCounts(), reader.restriction());
 
         Set<String> readerInputs = new LinkedHashSet<>(graph.dependencies(reader.name()));
         readerInputs.remove(producer.name());

@@ -113,6 +113,12 @@ class OptimizationTest {
         }
         // w(2, 3) = 2 * (x(3, 2) + 1) - x2(2, 3) = 2 * 33 - 23
         assertEquals(43L, run(after, Key.of("w", 2, 3)));
+        // The whole pipeline: cull, fuse layers, build tasks, fuse chains, inline.
+        List<Key> some = List.of(Key.of("w", 2, 3), Key.of("w", 0, 1));
+        TaskGraph optimized = Optimization.optimize(graph, some);
+        assertEquals(2, optimized.size());
+        assertEquals(new SynchronousScheduler().compute(before, some), new SynchronousScheduler().compute(optimized, some));
+
         // A requested layer stays: x fuses into y, and z, x2 into w.
         assertEquals(Set.of("y", "w"), BlockwiseFusion.fuse(graph, List.of("w", "y")).layers().keySet());
         // So does a layer that two layers read.

@@ -1,0 +1,27 @@
+package org.tessera.graph.optimize;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+import org.tessera.graph.Key;
+import org.tessera.graph.TaskGraph;
+import org.tessera.graph.layer.HighLevelGraph;
+
+/**
+ * The default optimisation before a computation, in Dask's order: cull the layers, fuse blockwise
+ * layers while they are still symbolic, build the tasks, then fuse linear chains and inline cheap
+ * tasks among them. The requested keys keep their names throughout.
+ */
+public final class Optimization {
+    private Optimization() {
+    }
+
+    public static TaskGraph optimize(HighLevelGraph graph, Collection<Key> outputs) {
+        Set<String> outputLayers = new LinkedHashSet<>();
+        outputs.forEach(output -> outputLayers.add(output.name()));
+        HighLevelGraph layered = BlockwiseFusion.fuse(graph.cull(outputs), outputLayers);
+        TaskGraph tasks = layered.materialize();
+        return Inlining.inline(LinearFusion.fuse(tasks, outputs), outputs);
+    }
+}
