@@ -44,7 +44,8 @@ class ConformanceReplayTest {
             "reshape", ConformanceReplayTest::reshape,
             "transpose", ConformanceReplayTest::transpose,
             "concatenate", ConformanceReplayTest::concatenate,
-            "astype", ConformanceReplayTest::astype);
+            "astype", ConformanceReplayTest::astype,
+            "ufunc", UfuncReplay::ufunc);
 
     @TestFactory
     Stream<DynamicTest> everySuiteOfTheCorpus() {

@@ -12,6 +12,8 @@ import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.index.Indexing;
 import org.tessera.ndarray.join.Joining;
 import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.ufunc.Ufunc;
+import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
  * The dense family's entry point: creation functions and the functions NumPy users call as
@@ -241,5 +243,12 @@ public final class NDArrays {
             resolved[i] = operands[i] instanceof NDArray array ? array.dtype() : operands[i];
         }
         return Promotion.resultType(resolved);
+    }
+
+    // ---------------------------------------------------------------- ufuncs
+
+    /** The ufunc called {@code name} in NumPy ({@code "add"}, {@code "true_divide"}, also {@code "divide"}). */
+    public static Ufunc ufunc(String name) {
+        return Ufuncs.byName(name);
     }
 }
