@@ -36,15 +36,19 @@ class ConformanceReplayTest {
         String run(CorpusCase testCase);
     }
 
-    private static final Map<String, CaseRunner> IMPLEMENTED = Map.of(
-            "result_type", ConformanceReplayTest::resultType,
-            "broadcast", ConformanceReplayTest::broadcastShapes,
-            "getitem", ConformanceReplayTest::getitem,
-            "setitem", ConformanceReplayTest::setitem,
-            "reshape", ConformanceReplayTest::reshape,
-            "transpose", ConformanceReplayTest::transpose,
-            "concatenate", ConformanceReplayTest::concatenate,
-            "astype", ConformanceReplayTest::astype);
+    private static final Map<String, CaseRunner> IMPLEMENTED = Map.ofEntries(
+            Map.entry("result_type", ConformanceReplayTest::resultType),
+            Map.entry("broadcast", ConformanceReplayTest::broadcastShapes),
+            Map.entry("getitem", ConformanceReplayTest::getitem),
+            Map.entry("setitem", ConformanceReplayTest::setitem),
+            Map.entry("reshape", ConformanceReplayTest::reshape),
+            Map.entry("transpose", ConformanceReplayTest::transpose),
+            Map.entry("concatenate", ConformanceReplayTest::concatenate),
+            Map.entry("astype", ConformanceReplayTest::astype),
+            Map.entry("ufunc", UfuncReplay::ufunc),
+            Map.entry("reduce", UfuncReplay::reduce),
+            Map.entry("accumulate", UfuncReplay::accumulate),
+            Map.entry("reduceat", UfuncReplay::reduceat));
 
     @TestFactory
     Stream<DynamicTest> everySuiteOfTheCorpus() {

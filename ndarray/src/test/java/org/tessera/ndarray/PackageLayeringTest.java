@@ -30,6 +30,7 @@ class PackageLayeringTest {
             Map.entry("format", Tier.LEAF),
             Map.entry("", Tier.CORE),
             Map.entry("index", Tier.OPERATION), Map.entry("join", Tier.OPERATION), Map.entry("npy", Tier.OPERATION),
+            Map.entry("ufunc", Tier.OPERATION),
             Map.entry("api", Tier.FACADE));
 
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?org\\.tessera\\.ndarray\\.?([a-z]*)[.;]", Pattern.MULTILINE);

@@ -12,6 +12,11 @@ import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.index.Indexing;
 import org.tessera.ndarray.join.Joining;
 import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.ufunc.Reductions;
+import org.tessera.ndarray.ufunc.Reductions.Options;
+import org.tessera.ndarray.ufunc.Statistics;
+import org.tessera.ndarray.ufunc.Ufunc;
+import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
  * The dense family's entry point: creation functions and the functions NumPy users call as
@@ -242,4 +247,110 @@ public final class NDArrays {
         }
         return Promotion.resultType(resolved);
     }
+
+    // ---------------------------------------------------------------- ufuncs
+
+    /** The ufunc called {@code name} in NumPy ({@code "add"}, {@code "true_divide"}, also {@code "divide"}). */
+    public static Ufunc ufunc(String name) {
+        return Ufuncs.byName(name);
+    }
+
+    /** {@code ufunc.reduce} with its options (axes, dtype, keepdims, initial, where). */
+    public static NDArray reduce(Ufunc ufunc, NDArray x, Options options) {
+        return Reductions.reduce(ufunc, x, options);
+    }
+
+    /** {@code ufunc.accumulate(x, axis)}. */
+    public static NDArray accumulate(Ufunc ufunc, NDArray x, int axis) {
+        return Reductions.accumulate(ufunc, x, axis, null);
+    }
+
+    /** {@code ufunc.reduceat(x, indices, axis)}. */
+    public static NDArray reduceat(Ufunc ufunc, NDArray x, long[] indices, int axis) {
+        return Reductions.reduceat(ufunc, x, indices, axis, null);
+    }
+
+    /** {@code ufunc.outer(a, b)}. */
+    public static NDArray outer(Ufunc ufunc, NDArray a, NDArray b) {
+        return Reductions.outer(ufunc, a, b);
+    }
+
+    // ---------------------------------------------------------------- elementwise shorthands
+
+    public static NDArray add(Object a, Object b) { return Ufuncs.ADD.apply(a, b); }
+
+    public static NDArray subtract(Object a, Object b) { return Ufuncs.SUBTRACT.apply(a, b); }
+
+    public static NDArray multiply(Object a, Object b) { return Ufuncs.MULTIPLY.apply(a, b); }
+
+    public static NDArray divide(Object a, Object b) { return Ufuncs.TRUE_DIVIDE.apply(a, b); }
+
+    public static NDArray sqrt(Object x) { return Ufuncs.SQRT.apply(x); }
+
+    public static NDArray exp(Object x) { return Ufuncs.EXP.apply(x); }
+
+    public static NDArray log(Object x) { return Ufuncs.LOG.apply(x); }
+
+    public static NDArray clip(Object x, Object low, Object high) { return Ufuncs.CLIP.apply(x, low, high); }
+
+    /** {@code np.where(condition, x, y)}: the condition is taken as bool. */
+    public static NDArray where(NDArray condition, Object x, Object y) {
+        NDArray truth = condition.dtype() == DType.BOOL ? condition : condition.astype(DType.BOOL);
+        return Ufuncs.WHERE.apply(truth, x, y);
+    }
+
+    // ---------------------------------------------------------------- statistics
+
+    public static NDArray sum(NDArray x, Options options) { return Statistics.sum(x, options); }
+
+    /** The sum of every element. */
+    public static NDArray sum(NDArray x) { return Statistics.sum(x, Options.all()); }
+
+    public static NDArray prod(NDArray x, Options options) { return Statistics.prod(x, options); }
+
+    public static NDArray max(NDArray x, Options options) { return Statistics.max(x, options); }
+
+    public static NDArray min(NDArray x, Options options) { return Statistics.min(x, options); }
+
+    public static NDArray mean(NDArray x, Options options) { return Statistics.mean(x, options); }
+
+    public static NDArray var(NDArray x, Options options, long ddof) { return Statistics.var(x, options, ddof); }
+
+    public static NDArray std(NDArray x, Options options, long ddof) { return Statistics.std(x, options, ddof); }
+
+    public static NDArray argmax(NDArray x, Integer axis, boolean keepdims) { return Statistics.argmax(x, axis, keepdims); }
+
+    public static NDArray argmin(NDArray x, Integer axis, boolean keepdims) { return Statistics.argmin(x, axis, keepdims); }
+
+    public static NDArray any(NDArray x, Options options) { return Statistics.any(x, options); }
+
+    public static NDArray all(NDArray x, Options options) { return Statistics.all(x, options); }
+
+    public static NDArray countNonzero(NDArray x, Options options) { return Statistics.countNonzero(x, options); }
+
+    public static NDArray cumsum(NDArray x, Integer axis, DType dtype) { return Statistics.cumsum(x, axis, dtype); }
+
+    public static NDArray cumprod(NDArray x, Integer axis, DType dtype) { return Statistics.cumprod(x, axis, dtype); }
+
+    public static NDArray nansum(NDArray x, Options options) { return Statistics.nansum(x, options); }
+
+    public static NDArray nanprod(NDArray x, Options options) { return Statistics.nanprod(x, options); }
+
+    public static NDArray nanmean(NDArray x, Options options) { return Statistics.nanmean(x, options); }
+
+    public static NDArray nanvar(NDArray x, Options options, long ddof) { return Statistics.nanvar(x, options, ddof); }
+
+    public static NDArray nanstd(NDArray x, Options options, long ddof) { return Statistics.nanstd(x, options, ddof); }
+
+    public static NDArray nanmax(NDArray x, Options options) { return Statistics.nanmax(x, options); }
+
+    public static NDArray nanmin(NDArray x, Options options) { return Statistics.nanmin(x, options); }
+
+    public static NDArray nanargmax(NDArray x, Integer axis, boolean keepdims) { return Statistics.nanargmax(x, axis, keepdims); }
+
+    public static NDArray nanargmin(NDArray x, Integer axis, boolean keepdims) { return Statistics.nanargmin(x, axis, keepdims); }
+
+    public static NDArray nancumsum(NDArray x, Integer axis, DType dtype) { return Statistics.nancumsum(x, axis, dtype); }
+
+    public static NDArray nancumprod(NDArray x, Integer axis, DType dtype) { return Statistics.nancumprod(x, axis, dtype); }
 }

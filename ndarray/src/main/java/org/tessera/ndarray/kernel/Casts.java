@@ -68,7 +68,7 @@ public final class Casts {
     }
 
     /** x86-64 truncation: cvttsd2si into a 32-bit register for narrow types, 64-bit otherwise. */
-    private static long truncate(double value, DType to) {
+    static long truncate(double value, DType to) {
         boolean inLongRange = value >= -0x1p63 && value < 0x1p63;
         if (to == DType.UINT64) {
             if (value >= 0x1p63 && value < 0x1p64) {

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.layout.Shapes;
 
 /**
@@ -17,6 +18,25 @@ public final class Comparison {
 
     /** A description of the first difference, or null when {@code actual} matches. */
     public static String mismatch(JsonNode expectedNode, NDArray actual, double relativeTolerance) {
+        return mismatch(expectedNode, actual, (expected, value, dtype) -> close(expected, value, relativeTolerance));
+    }
+
+    /**
+     * Like {@link #mismatch(JsonNode, NDArray, double)} for transcendental functions: floats may
+     * differ by {@code ulps} units in the last place of their own precision.
+     */
+    public static String mismatchInUlps(JsonNode expectedNode, NDArray actual, int ulps) {
+        return mismatch(expectedNode, actual, (expected, value, dtype) -> withinUlps(expected, value, dtype, ulps));
+    }
+
+    /** Whether a float element matches its expected value. */
+    @FunctionalInterface
+    interface FloatCheck {
+        boolean test(double expected, double actual, DType dtype);
+    }
+
+    /** A description of the first difference by {@code check} for float elements (others exact). */
+    static String mismatch(JsonNode expectedNode, NDArray actual, FloatCheck check) {
         NDArray expected = Decoding.array(expectedNode);
         if (expected.dtype() != actual.dtype()) {
             return "dtype " + actual.dtype() + ", expected " + expected.dtype();
@@ -29,9 +49,9 @@ public final class Comparison {
         for (long i = 0; i < expected.size(); i++) {
             boolean equal = switch (expected.dtype().kind()) {
                 case BOOL, SIGNED, UNSIGNED -> expectedFlat.getLong(i) == actualFlat.getLong(i);
-                case FLOAT -> close(expectedFlat.getDouble(i), actualFlat.getDouble(i), relativeTolerance);
-                case COMPLEX -> close(expectedFlat.getComplex(i).real(), actualFlat.getComplex(i).real(), relativeTolerance)
-                        && close(expectedFlat.getComplex(i).imag(), actualFlat.getComplex(i).imag(), relativeTolerance);
+                case FLOAT -> check.test(expectedFlat.getDouble(i), actualFlat.getDouble(i), expected.dtype());
+                case COMPLEX -> check.test(expectedFlat.getComplex(i).real(), actualFlat.getComplex(i).real(), expected.dtype().realType())
+                        && check.test(expectedFlat.getComplex(i).imag(), actualFlat.getComplex(i).imag(), expected.dtype().realType());
             };
             if (!equal) {
                 return "flat element " + i + " is " + actualFlat.reshape(actualFlat.size()).take(0, i).item()
@@ -39,6 +59,28 @@ public final class Comparison {
             }
         }
         return null;
+    }
+
+    static boolean withinUlps(double expected, double actual, DType dtype, int ulps) {
+        if (Double.isNaN(expected) || Double.isNaN(actual)) {
+            return Double.isNaN(expected) && Double.isNaN(actual);
+        }
+        if (expected == actual) {
+            return true;
+        }
+        if (Double.isInfinite(expected) || Double.isInfinite(actual)) {
+            return false;
+        }
+        return Math.abs(expected - actual) <= ulps * ulp(expected, dtype);
+    }
+
+    /** The spacing of {@code dtype}'s values at {@code value}. */
+    static double ulp(double value, DType dtype) {
+        return switch (dtype) {
+            case FLOAT16 -> Math.scalb(1.0, Math.max(Math.getExponent(value), -14) - 10);
+            case FLOAT32, COMPLEX64 -> Math.ulp((float) value);
+            default -> Math.ulp(value);
+        };
     }
 
     static boolean close(double expected, double actual, double relativeTolerance) {

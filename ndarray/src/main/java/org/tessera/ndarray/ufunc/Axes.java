@@ -1,0 +1,89 @@
+package org.tessera.ndarray.ufunc;
+
+import java.util.Arrays;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.layout.Shapes;
+
+/**
+ * The axes a reduction runs over, normalised (negative axes counted from the end, duplicates
+ * refused), and the shapes that follow from them: the result with or without kept axes, and the
+ * permutation that moves the reduced axes behind the kept ones.
+ */
+record Axes(boolean[] reduced) {
+
+    /** {@code axes} null means every axis. */
+    static Axes of(int[] axes, int ndim) {
+        boolean[] reduced = new boolean[ndim];
+        if (axes == null) {
+            Arrays.fill(reduced, true);
+            return new Axes(reduced);
+        }
+        for (int axis : axes) {
+            int normalized = Shapes.normalizeAxis(axis, ndim);
+            if (reduced[normalized]) {
+                throw new IllegalArgumentException("duplicate value in 'axis': " + Arrays.toString(axes));
+            }
+            reduced[normalized] = true;
+        }
+        return new Axes(reduced);
+    }
+
+    /** The kept axes in order, then the reduced axes in order. */
+    int[] keptThenReduced() {
+        int[] permutation = new int[reduced.length];
+        int next = 0;
+        for (int axis = 0; axis < reduced.length; axis++) {
+            if (!reduced[axis]) {
+                permutation[next++] = axis;
+            }
+        }
+        for (int axis = 0; axis < reduced.length; axis++) {
+            if (reduced[axis]) {
+                permutation[next++] = axis;
+            }
+        }
+        return permutation;
+    }
+
+    /** The lengths of the kept axes. */
+    long[] keptShape(long[] shape) {
+        return select(shape, false);
+    }
+
+    /** The lengths of the reduced axes. */
+    long[] reducedShape(long[] shape) {
+        return select(shape, true);
+    }
+
+    /** The result shape: reduced axes dropped, or kept with length 1. */
+    long[] resultShape(long[] shape, boolean keepdims) {
+        if (!keepdims) {
+            return keptShape(shape);
+        }
+        long[] result = shape.clone();
+        for (int axis = 0; axis < shape.length; axis++) {
+            if (reduced[axis]) {
+                result[axis] = 1;
+            }
+        }
+        return result;
+    }
+
+    private long[] select(long[] shape, boolean wanted) {
+        return java.util.stream.IntStream.range(0, shape.length).filter(axis -> reduced[axis] == wanted)
+                .mapToLong(axis -> shape[axis]).toArray();
+    }
+
+    /**
+     * {@code array} viewed (or copied when its layout needs it) as a C-contiguous (kept, reduced)
+     * matrix of {@code dtype}: row k holds the elements that reduce into result element k.
+     */
+    NDArray asRows(NDArray array, org.tessera.ndarray.dtype.DType dtype) {
+        NDArray moved = array.transpose(keptThenReduced());
+        long rows = Shapes.size(keptShape(array.shape()));
+        long columns = Shapes.size(reducedShape(array.shape()));
+        NDArray contiguous = moved.dtype() != dtype ? moved.astype(dtype) : moved.isCContiguous() ? moved : moved.copy();
+        return contiguous.reshape(rows, columns);
+    }
+}

@@ -1,0 +1,160 @@
+package org.tessera.ndarray.ufunc;
+
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.DoublePredicate;
+import java.util.function.DoubleUnaryOperator;
+import java.util.function.LongBinaryOperator;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * The computation of one output of a loop, written once per loop kind over the computing lanes
+ * ({@code double[]} for floats, {@code long[]} for bool and integers, bools as 0/1). A kernel sees
+ * lane buffers, never dtypes: the loads before it and the store after it do the widths, the
+ * signedness and the casts, so one scalar function serves every dtype of its lane.
+ */
+sealed interface Kernel {
+
+    /** Computes {@code count} results from the input lanes into the output lane. */
+    void apply(Object[] inputs, Object output, int count);
+
+    /** d->d */
+    record DoubleUnary(DoubleUnaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] result = (double[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = function.applyAsDouble(x[i]);
+            }
+        }
+    }
+
+    /** dd->d */
+    record DoubleBinary(DoubleBinaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] y = (double[]) inputs[1];
+            double[] result = (double[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = function.applyAsDouble(x[i], y[i]);
+            }
+        }
+    }
+
+    /** l->l */
+    record LongUnary(LongUnaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            long[] x = (long[]) inputs[0];
+            long[] result = (long[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = function.applyAsLong(x[i]);
+            }
+        }
+    }
+
+    /** ll->l */
+    record LongBinary(LongBinaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            long[] x = (long[]) inputs[0];
+            long[] y = (long[]) inputs[1];
+            long[] result = (long[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = function.applyAsLong(x[i], y[i]);
+            }
+        }
+    }
+
+    /** d->? */
+    record DoubleTest(DoublePredicate test) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            long[] result = (long[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = test.test(x[i]) ? 1 : 0;
+            }
+        }
+    }
+
+    /** A relation between two doubles. */
+    @FunctionalInterface
+    interface DoubleRelation {
+        boolean test(double x, double y);
+    }
+
+    /** A relation between two long-lane values. */
+    @FunctionalInterface
+    interface LongRelation {
+        boolean test(long x, long y);
+    }
+
+    /** dd->? */
+    record DoubleCompare(DoubleRelation relation) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] y = (double[]) inputs[1];
+            long[] result = (long[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = relation.test(x[i], y[i]) ? 1 : 0;
+            }
+        }
+    }
+
+    /** ll->? */
+    record LongCompare(LongRelation relation) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            long[] x = (long[]) inputs[0];
+            long[] y = (long[]) inputs[1];
+            long[] result = (long[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = relation.test(x[i], y[i]) ? 1 : 0;
+            }
+        }
+    }
+
+    /** Three doubles to one, as clip needs. */
+    @FunctionalInterface
+    interface DoubleTernaryOperator {
+        double apply(double x, double y, double z);
+    }
+
+    /** Three long-lane values to one. */
+    @FunctionalInterface
+    interface LongTernaryOperator {
+        long apply(long x, long y, long z);
+    }
+
+    /** ddd->d */
+    record DoubleTernary(DoubleTernaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] y = (double[]) inputs[1];
+            double[] z = (double[]) inputs[2];
+            double[] result = (double[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = function.apply(x[i], y[i], z[i]);
+            }
+        }
+    }
+
+    /** lll->l */
+    record LongTernary(LongTernaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            long[] x = (long[]) inputs[0];
+            long[] y = (long[]) inputs[1];
+            long[] z = (long[]) inputs[2];
+            long[] result = (long[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = function.apply(x[i], y[i], z[i]);
+            }
+        }
+    }
+
+    /** ?xx->x: the second input where the condition holds, else the third; either lane. */
+    record Select() implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            long[] condition = (long[]) inputs[0];
+            for (int i = 0; i < count; i++) {
+                System.arraycopy(condition[i] != 0 ? inputs[1] : inputs[2], i, output, i, 1);
+            }
+        }
+    }
+}

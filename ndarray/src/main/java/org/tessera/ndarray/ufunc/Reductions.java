@@ -1,0 +1,194 @@
+package org.tessera.ndarray.ufunc;
+
+import java.util.List;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.layout.Shapes;
+
+/**
+ * The methods of binary ufuncs: reduce, accumulate, reduceat and outer, with NumPy's dtype rule
+ * (add and multiply of bool and small integers reduce in int64 or uint64 unless a dtype is given).
+ * Reductions lay their input out as (kept, reduced) rows and fold each row with {@link RowFold}.
+ */
+public final class Reductions {
+    private Reductions() {}
+
+    /** The options of a reduce call; null fields mean NumPy's defaults. */
+    public record Options(int[] axes, DType dtype, boolean keepdims, Object initial, NDArray where) {
+        /** Over every axis, no options. */
+        public static Options all() { return new Options(null, null, false, null, null); }
+
+        public static Options axes(int... axes) { return new Options(axes, null, false, null, null); }
+
+        public Options withDtype(DType requested) { return new Options(axes, requested, keepdims, initial, where); }
+
+        public Options withKeepdims(boolean keep) { return new Options(axes, dtype, keep, initial, where); }
+
+        public Options withInitial(Object value) { return new Options(axes, dtype, keepdims, value, where); }
+
+        public Options withWhere(NDArray mask) { return new Options(axes, dtype, keepdims, initial, mask); }
+
+        /** Every axis when {@code axes} is null. */
+        public Options withAxes(int... newAxes) { return new Options(newAxes, dtype, keepdims, initial, where); }
+    }
+
+    /** {@code ufunc.reduce(x, axis, dtype, keepdims, initial, where)}. */
+    public static NDArray reduce(Ufunc ufunc, NDArray x, Options options) {
+        Loop loop = reductionLoop(ufunc, x.dtype(), options.dtype());
+        DType computed = loop.outputs().getFirst();
+        Axes axes = Axes.of(options.axes(), x.ndim());
+        NDArray rows = axes.asRows(x, computed);
+        NDArray maskRows = options.where() == null ? null
+                : axes.asRows(options.where().broadcastTo(x.shape()), DType.BOOL);
+        long[] kept = axes.keptShape(x.shape());
+        NDArray result = NDArray.zeros(computed, kept);
+        NDArray start = startValue(ufunc, computed, options.initial());
+        RowFold fold = new RowFold(ufunc, loop);
+        long rowCount = rows.shape(0);
+        long columns = rows.shape(1);
+        long itemSize = computed.byteSize();
+        for (long row = 0; row < rowCount; row++) {
+            long rowOffset = rows.byteOffset() + row * rows.byteStride(0);
+            fold.reset();
+            if (options.initial() != null) {
+                fold.startFrom(start.segment(), start.byteOffset());
+            }
+            if (maskRows == null) {
+                fold.fold(rows.segment(), rowOffset, rows.byteStride(1), columns, null, 0, 0);
+            } else {
+                fold.fold(rows.segment(), rowOffset, rows.byteStride(1), columns, maskRows.segment(),
+                        maskRows.byteOffset() + row * maskRows.byteStride(0), maskRows.byteStride(1));
+            }
+            if (!fold.started()) {
+                if (start == null) {
+                    throw new IllegalArgumentException("zero-size array to reduction operation " + ufunc.name()
+                            + " which has no identity (input shape " + Shapes.format(x.shape()) + ")");
+                }
+                fold.startFrom(start.segment(), start.byteOffset());
+            }
+            fold.store(result.segment(), row * itemSize);
+        }
+        return result.reshape(axes.resultShape(x.shape(), options.keepdims()));
+    }
+
+    /** {@code ufunc.accumulate(x, axis, dtype)}: the running fold along {@code axis}. */
+    public static NDArray accumulate(Ufunc ufunc, NDArray x, int axis, DType dtype) {
+        Loop loop = reductionLoop(ufunc, x.dtype(), dtype);
+        DType computed = loop.outputs().getFirst();
+        int normalized = Shapes.normalizeAxis(axis, Math.max(x.ndim(), 1));
+        NDArray input = x.ndim() == 0 ? x.reshape(1) : x;
+        Axes axes = Axes.of(new int[] {normalized}, input.ndim());
+        NDArray rows = axes.asRows(input, computed);
+        NDArray result = NDArray.zeros(computed, rows.shape());
+        RowFold fold = new RowFold(ufunc, loop);
+        long columns = rows.shape(1);
+        for (long row = 0; row < rows.shape(0); row++) {
+            fold.reset();
+            fold.scan(rows.segment(), rows.byteOffset() + row * rows.byteStride(0), rows.byteStride(1), columns,
+                    result.segment(), row * columns * computed.byteSize(), computed.byteSize());
+        }
+        return backFromRows(result, input.shape(), axes).reshape(x.ndim() == 0 ? new long[0] : input.shape());
+    }
+
+    /**
+     * {@code ufunc.reduceat(x, indices, axis)}: result {@code i} along the axis folds
+     * {@code x[indices[i]:indices[i+1]]}, or is {@code x[indices[i]]} where the next index is not
+     * larger; the last slice runs to the end.
+     */
+    public static NDArray reduceat(Ufunc ufunc, NDArray x, long[] indices, int axis, DType dtype) {
+        Loop loop = reductionLoop(ufunc, x.dtype(), dtype);
+        DType computed = loop.outputs().getFirst();
+        int normalized = Shapes.normalizeAxis(axis, x.ndim());
+        long length = x.shape(normalized);
+        for (long index : indices) {
+            if (index < 0 || index >= length) {
+                throw new IndexOutOfBoundsException("index " + index + " out-of-bounds in " + ufunc.name()
+                        + ".reduceat [0, " + length + ") along axis " + axis + " of shape " + Shapes.format(x.shape()));
+            }
+        }
+        Axes axes = Axes.of(new int[] {normalized}, x.ndim());
+        NDArray rows = axes.asRows(x, computed);
+        long[] resultRowsShape = {rows.shape(0), indices.length};
+        NDArray result = NDArray.zeros(computed, resultRowsShape);
+        RowFold fold = new RowFold(ufunc, loop);
+        long itemSize = computed.byteSize();
+        long stride = rows.byteStride(1);
+        for (long row = 0; row < rows.shape(0); row++) {
+            long rowOffset = rows.byteOffset() + row * rows.byteStride(0);
+            for (int i = 0; i < indices.length; i++) {
+                long from = indices[i];
+                long to = i + 1 < indices.length ? indices[i + 1] : length;
+                fold.reset();
+                fold.fold(rows.segment(), rowOffset + from * stride, stride, from < to ? to - from : 1, null, 0, 0);
+                fold.store(result.segment(), (row * indices.length + i) * itemSize);
+            }
+        }
+        long[] shape = x.shape();
+        shape[normalized] = indices.length;
+        return backFromRows(result, shape, axes);
+    }
+
+    /** {@code ufunc.outer(a, b)}: every element of {@code a} with every element of {@code b}. */
+    public static NDArray outer(Ufunc ufunc, NDArray a, NDArray b) {
+        long[] expanded = new long[a.ndim() + b.ndim()];
+        System.arraycopy(a.shape(), 0, expanded, 0, a.ndim());
+        java.util.Arrays.fill(expanded, a.ndim(), expanded.length, 1);
+        return ufunc.apply(a.reshape(expanded), b);
+    }
+
+    /** A C-ordered array of {@code shape} from (kept, reduced) rows of the same elements. */
+    private static NDArray backFromRows(NDArray rows, long[] shape, Axes axes) {
+        int[] permutation = axes.keptThenReduced();
+        long[] movedShape = new long[shape.length];
+        for (int i = 0; i < shape.length; i++) {
+            movedShape[i] = shape[permutation[i]];
+        }
+        int[] inverse = new int[permutation.length];
+        for (int i = 0; i < permutation.length; i++) {
+            inverse[permutation[i]] = i;
+        }
+        return rows.reshape(movedShape).transpose(inverse).copy();
+    }
+
+    /** The loop a reduction runs: the requested dtype's, else NumPy's default for the input. */
+    static Loop reductionLoop(Ufunc ufunc, DType input, DType requested) {
+        if (ufunc.nin() != 2 || ufunc.nout() != 1) {
+            throw new IllegalArgumentException("reduce only supported for binary functions, not " + ufunc.name());
+        }
+        DType wanted = requested != null ? requested : defaultReductionType(ufunc, input);
+        Loop loop = TypeResolution.findLoop(ufunc, List.of(wanted, wanted));
+        if (loop.outputs().getFirst() != loop.inputs().getFirst()) {
+            throw new IllegalArgumentException("reduction of " + ufunc.name() + " over " + input
+                    + " needs a loop whose output type matches its inputs; " + loop.signature() + " does not");
+        }
+        return loop;
+    }
+
+    private static DType defaultReductionType(Ufunc ufunc, DType input) {
+        boolean widens = (ufunc == Ufuncs.ADD || ufunc == Ufuncs.MULTIPLY) && input.byteSize() < 8;
+        if (widens && input.isBool()) {
+            return DType.INT64;
+        }
+        if (widens && input.isInteger()) {
+            return input.isUnsigned() ? DType.UINT64 : DType.INT64;
+        }
+        return input;
+    }
+
+    /** The initial value, else the identity, as a 0-d array of {@code dtype}; null when neither exists. */
+    private static NDArray startValue(Ufunc ufunc, DType dtype, Object initial) {
+        Object value = initial != null ? initial : ufunc.identity();
+        if (value == null) {
+            return null;
+        }
+        NDArray scalar = switch (value) {
+            case Boolean flag -> NDArray.scalar(flag);
+            case Double real -> NDArray.scalar(real);
+            case Number integer -> NDArray.scalar(integer.longValue());
+            default -> throw new IllegalArgumentException("initial value " + value + " is not a number");
+        };
+        return scalar.astype(dtype);
+    }
+
+}

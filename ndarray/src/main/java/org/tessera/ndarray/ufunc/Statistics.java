@@ -1,0 +1,209 @@
+package org.tessera.ndarray.ufunc;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.Casting;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.ufunc.Reductions.Options;
+
+/**
+ * NumPy's statistics over axes, built on ufunc reductions with NumPy's result dtypes: sums of bool
+ * and small integers in int64/uint64, means and variances of integers in float64, of float16
+ * through a float32 sum. The nan-variants treat NaN as missing (integers have none).
+ */
+public final class Statistics {
+    private Statistics() {}
+
+    public static NDArray sum(NDArray x, Options options) {
+        return Reductions.reduce(Ufuncs.ADD, x, options);
+    }
+
+    public static NDArray prod(NDArray x, Options options) {
+        return Reductions.reduce(Ufuncs.MULTIPLY, x, options);
+    }
+
+    /** The maximum; NaN wins. An empty reduction without initial is a ValueError. */
+    public static NDArray max(NDArray x, Options options) {
+        return Reductions.reduce(Ufuncs.MAXIMUM, x, options);
+    }
+
+    public static NDArray min(NDArray x, Options options) {
+        return Reductions.reduce(Ufuncs.MINIMUM, x, options);
+    }
+
+    public static NDArray any(NDArray x, Options options) {
+        return Reductions.reduce(Ufuncs.LOGICAL_OR, x, options.withDtype(null));
+    }
+
+    public static NDArray all(NDArray x, Options options) {
+        return Reductions.reduce(Ufuncs.LOGICAL_AND, x, options.withDtype(null));
+    }
+
+    /** The number of nonzero (NaN counts) elements, as int64. */
+    public static NDArray countNonzero(NDArray x, Options options) {
+        return Reductions.reduce(Ufuncs.ADD, x.astype(DType.BOOL), options.withDtype(DType.INT64));
+    }
+
+    /** The mean: the sum in the accumulation dtype divided by the count (cast back unsafely, as NumPy). */
+    public static NDArray mean(NDArray x, Options options) {
+        return divideByCount(sum(x, options.withDtype(accumulationType(x.dtype(), options.dtype()))),
+                count(x, options), resultType(x.dtype(), options.dtype()));
+    }
+
+    /** The variance with {@code ddof} delta degrees of freedom. */
+    public static NDArray var(NDArray x, Options options, long ddof) {
+        return variance(x, options, ddof, null);
+    }
+
+    public static NDArray std(NDArray x, Options options, long ddof) {
+        NDArray variance = var(x, options, ddof);
+        return Ufuncs.SQRT.apply(new Object[] {variance}, new NDArray[] {variance}, null, Casting.SAME_KIND)[0];
+    }
+
+    /** The flat (axes null) or per-axis index of the first maximum; a NaN is the maximum. */
+    public static NDArray argmax(NDArray x, Integer axis, boolean keepdims) {
+        return ArgExtremum.find(x, axis, keepdims, true);
+    }
+
+    public static NDArray argmin(NDArray x, Integer axis, boolean keepdims) {
+        return ArgExtremum.find(x, axis, keepdims, false);
+    }
+
+    /** The running sum along {@code axis} (null: over the flattened array). */
+    public static NDArray cumsum(NDArray x, Integer axis, DType dtype) {
+        return axis == null ? Reductions.accumulate(Ufuncs.ADD, x.ravel(), 0, dtype) : Reductions.accumulate(Ufuncs.ADD, x, axis, dtype);
+    }
+
+    public static NDArray cumprod(NDArray x, Integer axis, DType dtype) {
+        return axis == null ? Reductions.accumulate(Ufuncs.MULTIPLY, x.ravel(), 0, dtype)
+                : Reductions.accumulate(Ufuncs.MULTIPLY, x, axis, dtype);
+    }
+
+    // ---------------------------------------------------------------- NaN as missing
+
+    public static NDArray nansum(NDArray x, Options options) {
+        return sum(withoutNaN(x, 0.0), options);
+    }
+
+    public static NDArray nanprod(NDArray x, Options options) {
+        return prod(withoutNaN(x, 1.0), options);
+    }
+
+    public static NDArray nancumsum(NDArray x, Integer axis, DType dtype) {
+        return cumsum(withoutNaN(x, 0.0), axis, dtype);
+    }
+
+    public static NDArray nancumprod(NDArray x, Integer axis, DType dtype) {
+        return cumprod(withoutNaN(x, 1.0), axis, dtype);
+    }
+
+    /** The maximum ignoring NaN; NaN where every element is NaN. */
+    public static NDArray nanmax(NDArray x, Options options) {
+        return Reductions.reduce(x.dtype().isInexact() ? Ufuncs.FMAX : Ufuncs.MAXIMUM, x, options);
+    }
+
+    public static NDArray nanmin(NDArray x, Options options) {
+        return Reductions.reduce(x.dtype().isInexact() ? Ufuncs.FMIN : Ufuncs.MINIMUM, x, options);
+    }
+
+    public static NDArray nanmean(NDArray x, Options options) {
+        if (!x.dtype().isInexact()) {
+            return mean(x, options);
+        }
+        NDArray present = Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(x));
+        NDArray total = sum(withoutNaN(x, 0.0), options.withDtype(accumulationType(x.dtype(), options.dtype())));
+        return divideByCount(total, sum(present, options.withDtype(DType.INT64)), resultType(x.dtype(), options.dtype()));
+    }
+
+    public static NDArray nanvar(NDArray x, Options options, long ddof) {
+        if (!x.dtype().isInexact()) {
+            return var(x, options, ddof);
+        }
+        return variance(x, options, ddof, Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(x)));
+    }
+
+    public static NDArray nanstd(NDArray x, Options options, long ddof) {
+        NDArray variance = nanvar(x, options, ddof);
+        return Ufuncs.SQRT.apply(new Object[] {variance}, new NDArray[] {variance}, null, Casting.SAME_KIND)[0];
+    }
+
+    /** argmax ignoring NaN; a slice of only NaN is a ValueError. */
+    public static NDArray nanargmax(NDArray x, Integer axis, boolean keepdims) {
+        return nanArgExtremum(x, axis, keepdims, true);
+    }
+
+    public static NDArray nanargmin(NDArray x, Integer axis, boolean keepdims) {
+        return nanArgExtremum(x, axis, keepdims, false);
+    }
+
+    private static NDArray nanArgExtremum(NDArray x, Integer axis, boolean keepdims, boolean maximum) {
+        if (!x.dtype().isInexact()) {
+            return ArgExtremum.find(x, axis, keepdims, maximum);
+        }
+        NDArray allMissing = all(Ufuncs.ISNAN.apply(x), new Options(axis == null ? null : new int[] {axis}, null, false, null, null));
+        if (any(allMissing, Options.all()).getBoolean()) {
+            throw new IllegalArgumentException("All-NaN slice encountered in nanarg" + (maximum ? "max" : "min")
+                    + " of an array of shape " + Shapes.format(x.shape()));
+        }
+        return ArgExtremum.find(withoutNaN(x, maximum ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY), axis, keepdims, maximum);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** x with NaN replaced by {@code replacement} (integers and bools unchanged). */
+    private static NDArray withoutNaN(NDArray x, double replacement) {
+        if (!x.dtype().isInexact()) {
+            return x;
+        }
+        return Ufuncs.WHERE.apply(Ufuncs.ISNAN.apply(x), replacement, x);
+    }
+
+    /**
+     * NumPy's {@code _var}: the mean with kept axes, the squared deviations, their sum divided by
+     * {@code count - ddof} (never below 0). {@code present} masks the elements that count.
+     */
+    private static NDArray variance(NDArray x, Options options, long ddof, NDArray present) {
+        DType accumulation = accumulationType(x.dtype(), options.dtype());
+        DType result = resultType(x.dtype(), options.dtype());
+        Options kept = options.withKeepdims(true).withDtype(accumulation).withWhere(present);
+        Object counts = present == null ? count(x, kept) : sum(present, kept.withDtype(DType.INT64).withWhere(null));
+        NDArray mean = divideByCount(sum(x, kept), counts, accumulation);
+        NDArray deviation = Ufuncs.SUBTRACT.apply(x.dtype() == accumulation ? x : x.astype(accumulation), mean);
+        NDArray squares = Ufuncs.MULTIPLY.apply(deviation, deviation);
+        Options summed = options.withDtype(accumulation).withWhere(present);
+        NDArray total = sum(squares, summed);
+        Object reducedCounts = present == null ? count(x, options) : sum(present, options.withDtype(DType.INT64).withWhere(null));
+        NDArray degrees = Ufuncs.MAXIMUM.apply(Ufuncs.SUBTRACT.apply(reducedCounts, ddof), 0L);
+        return divideByCount(total, degrees, result);
+    }
+
+    /** total / count computed in float64 and cast back to the total's dtype, then to {@code result}. */
+    private static NDArray divideByCount(NDArray total, Object count, DType result) {
+        NDArray quotient = Ufuncs.TRUE_DIVIDE.apply(new Object[] {total, count}, new NDArray[] {total}, null, Casting.UNSAFE)[0];
+        return quotient.dtype() == result ? quotient : quotient.astype(result);
+    }
+
+    /** The number of elements each result element reduces, as a Java long (a weak scalar). */
+    private static Object count(NDArray x, Options options) {
+        long[] reduced = Axes.of(options.axes(), x.ndim()).reducedShape(x.shape());
+        return Shapes.size(reduced);
+    }
+
+    /** The dtype sums run in: as requested, float64 for bool and integers, float32 for float16. */
+    private static DType accumulationType(DType input, DType requested) {
+        if (requested != null) {
+            return requested;
+        }
+        if (input.isBool() || input.isInteger()) {
+            return DType.FLOAT64;
+        }
+        return input == DType.FLOAT16 ? DType.FLOAT32 : input;
+    }
+
+    private static DType resultType(DType input, DType requested) {
+        if (requested != null) {
+            return requested;
+        }
+        return input.isBool() || input.isInteger() ? DType.FLOAT64 : input;
+    }
+}

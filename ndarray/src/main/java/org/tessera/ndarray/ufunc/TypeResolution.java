@@ -1,0 +1,126 @@
+package org.tessera.ndarray.ufunc;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.Casting;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.dtype.Promotion;
+import org.tessera.ndarray.error.CastingException;
+
+/**
+ * Picks a ufunc's loop the way NumPy 2 does for its built-in loops. Weak Java scalars (NEP 50)
+ * first take the promoted dtype of all operands (a Java int next to an int8 array is int8, a
+ * Java double next to it float64); then the loops are searched in order for the first one every
+ * input casts to safely. A Java integer outside its dtype's range is NumPy's OverflowError.
+ */
+final class TypeResolution {
+    private TypeResolution() {}
+
+    /** The chosen loop and the inputs as arrays (weak scalars made 0-d arrays of their dtype). */
+    record Resolved(Loop loop, NDArray[] inputs) {}
+
+    static Resolved resolve(Ufunc ufunc, Object[] operands) {
+        Object[] promotionOperands = new Object[operands.length];
+        boolean anyWeak = false;
+        for (int i = 0; i < operands.length; i++) {
+            if (operands[i] instanceof NDArray array) {
+                promotionOperands[i] = array.dtype();
+            } else {
+                promotionOperands[i] = operands[i];
+                anyWeak = true;
+            }
+        }
+        DType common = anyWeak ? Promotion.resultType(promotionOperands) : null;
+        List<DType> dtypes = new ArrayList<>();
+        for (int i = 0; i < operands.length; i++) {
+            if (operands[i] instanceof NDArray array) {
+                dtypes.add(array.dtype());
+            } else if (ufunc.comparesWeakIntegersExactly() && !fits(operands[i], common)) {
+                // NumPy 2 compares an out-of-range Python int by value: float64 holds the sign and magnitude.
+                dtypes.add(DType.FLOAT64);
+            } else {
+                dtypes.add(common);
+            }
+        }
+        Loop loop = findLoop(ufunc, dtypes);
+        NDArray[] inputs = new NDArray[operands.length];
+        for (int i = 0; i < operands.length; i++) {
+            inputs[i] = operands[i] instanceof NDArray array ? array : weakScalar(operands[i], loop.inputs().get(i));
+        }
+        return new Resolved(loop, inputs);
+    }
+
+    private static boolean fits(Object weak, DType dtype) {
+        if (!(dtype.isInteger() && weak instanceof Number number) || weak instanceof Double || weak instanceof Float) {
+            return true;
+        }
+        return inRange(number.longValue(), dtype);
+    }
+
+    /** The first loop all {@code dtypes} cast to safely, honouring the ufunc's special rules. */
+    static Loop findLoop(Ufunc ufunc, List<DType> dtypes) {
+        if (ufunc.rejectsBool() && dtypes.stream().allMatch(DType::isBool)) {
+            throw new CastingException("numpy boolean " + ufunc.name() + " is not supported, use the bitwise or logical operators instead"
+                    + " (ufunc '" + ufunc.name() + "' with types " + describe(dtypes) + ")");
+        }
+        if (ufunc.inputsAsBool()) {
+            return ufunc.loops().getFirst();
+        }
+        if (ufunc.integerInputsAs() != null && dtypes.stream().allMatch(dtype -> dtype.isBool() || dtype.isInteger())) {
+            Loop loop = ufunc.loopFor(ufunc.integerInputsAs());
+            if (loop != null) {
+                return loop;
+            }
+        }
+        for (Loop loop : ufunc.loops()) {
+            boolean accepts = true;
+            for (int i = 0; i < dtypes.size() && accepts; i++) {
+                accepts = Promotion.canCast(dtypes.get(i), loop.inputs().get(i), Casting.SAFE);
+            }
+            if (accepts) {
+                return loop;
+            }
+        }
+        throw new CastingException("ufunc '" + ufunc.name() + "' not supported for the input types " + describe(dtypes)
+                + ", and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''");
+    }
+
+    private static String describe(List<DType> dtypes) {
+        StringJoiner text = new StringJoiner(", ", "(", ")");
+        dtypes.forEach(dtype -> text.add("dtype('" + dtype + "')"));
+        return text.toString();
+    }
+
+    /** A Java scalar as a 0-d array of {@code dtype}; integers must fit. */
+    static NDArray weakScalar(Object value, DType dtype) {
+        NDArray scalar = NDArray.zeros(dtype);
+        switch (value) {
+            case Boolean flag -> scalar.setBoolean(flag);
+            case Double real -> scalar.setDouble(real);
+            case Float real -> scalar.setDouble(real);
+            case Number integer when dtype.isBool() -> scalar.setBoolean(integer.longValue() != 0);
+            case Number integer when dtype.isInteger() -> {
+                if (!inRange(integer.longValue(), dtype)) {
+                    throw new ArithmeticException("Python integer " + integer + " out of bounds for " + dtype);
+                }
+                scalar.setLong(integer.longValue());
+            }
+            case Number integer -> scalar.setDouble(integer.doubleValue());
+            default -> throw new IllegalArgumentException("cannot use " + value.getClass().getName() + " as a ufunc operand");
+        }
+        return scalar;
+    }
+
+    private static boolean inRange(long value, DType dtype) {
+        BigInteger exact = BigInteger.valueOf(value);
+        int bits = dtype.byteSize() * 8;
+        BigInteger low = dtype.isUnsigned() ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
+        BigInteger high = dtype.isUnsigned() ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
+                : BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
+        return exact.compareTo(low) >= 0 && exact.compareTo(high) <= 0;
+    }
+}

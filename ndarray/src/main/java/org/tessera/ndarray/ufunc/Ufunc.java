@@ -1,0 +1,287 @@
+package org.tessera.ndarray.ufunc;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.Casting;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.dtype.Promotion;
+import org.tessera.ndarray.error.CastingException;
+import org.tessera.ndarray.error.ShapeMismatchException;
+import org.tessera.ndarray.layout.Shapes;
+
+/**
+ * A universal function as NumPy's: a name, {@code nin} inputs and {@code nout} outputs, an identity
+ * where the operation has one, and a table of typed loops searched in order. A call resolves the
+ * loop (NEP 50 promotion of weak Java scalars, then the first loop every input casts to safely),
+ * broadcasts, checks or allocates the outputs, and runs the loop where the mask holds.
+ * Binary ufuncs also reduce, accumulate, reduceat and outer (see {@link Reductions}).
+ */
+public final class Ufunc {
+    private final String name;
+    private final int inputCount;
+    private final int outputCount;
+    private final Object identity;
+    private final List<Loop> loops;
+    private final boolean rejectsBool;
+    private final DType integerInputsAs;
+    private final boolean comparesWeakIntegersExactly;
+    private final boolean inputsAsBool;
+
+    private Ufunc(Builder builder) {
+        this.name = builder.name;
+        this.inputCount = builder.inputCount;
+        this.outputCount = builder.outputCount;
+        this.identity = builder.identity;
+        this.loops = List.copyOf(builder.loops);
+        this.rejectsBool = builder.rejectsBool;
+        this.integerInputsAs = builder.integerInputsAs;
+        this.comparesWeakIntegersExactly = builder.comparesWeakIntegersExactly;
+        this.inputsAsBool = builder.inputsAsBool;
+    }
+
+    public String name() { return name; }
+
+    /** Number of inputs (NumPy's {@code nin}). */
+    public int nin() { return inputCount; }
+
+    /** Number of outputs (NumPy's {@code nout}). */
+    public int nout() { return outputCount; }
+
+    /** The identity as a Long (bool and integers), Double or Boolean; null when there is none. */
+    public Object identity() { return identity; }
+
+    /** The loop signatures in search order, as NumPy's {@code ufunc.types}: {@code "dd->d"}. */
+    public List<String> types() {
+        return loops.stream().map(Loop::signature).toList();
+    }
+
+    List<Loop> loops() { return loops; }
+
+    /** Applies the ufunc to arrays or Java scalars and returns its first output. */
+    public NDArray apply(Object... inputs) {
+        return applyAll(inputs)[0];
+    }
+
+    /** Applies the ufunc and returns all outputs (divmod has two). */
+    public NDArray[] applyAll(Object... inputs) {
+        return apply(inputs, new NDArray[outputCount], null, Casting.SAME_KIND);
+    }
+
+    /**
+     * The full call: {@code outputs} entries may be null (allocated), {@code where} may be null
+     * (everywhere); elements of given outputs outside {@code where} keep their values.
+     */
+    public NDArray[] apply(Object[] inputs, NDArray[] outputs, NDArray where, Casting casting) {
+        if (inputs.length != inputCount) {
+            throw new IllegalArgumentException(name + "() takes " + inputCount + " input(s), got " + inputs.length);
+        }
+        NDArray[] given = outputs == null ? new NDArray[outputCount] : outputs.clone();
+        if (given.length != outputCount) {
+            throw new IllegalArgumentException(name + "() has " + outputCount + " output(s), got " + given.length + " out arrays");
+        }
+        TypeResolution.Resolved resolved = TypeResolution.resolve(this, inputs);
+        NDArray[] arrays = resolved.inputs();
+        long[] shape = resultShape(arrays, given);
+        NDArray[] results = new NDArray[outputCount];
+        for (int k = 0; k < outputCount; k++) {
+            DType computed = resolved.loop().outputs().get(k);
+            if (given[k] == null) {
+                results[k] = NDArray.zeros(computed, shape);
+            } else {
+                checkOutput(given[k], computed, casting);
+                results[k] = given[k];
+            }
+        }
+        NDArray mask = where == null ? null : checkedMask(where, shape);
+        Elementwise.run(resolved.loop(), separateFromOutputs(arrays, results), results, mask, shape);
+        return results;
+    }
+
+    private long[] resultShape(NDArray[] inputs, NDArray[] outputs) {
+        long[][] shapes = Arrays.stream(inputs).map(NDArray::shape).toArray(long[][]::new);
+        long[] shape = Shapes.broadcast(shapes);
+        for (NDArray output : outputs) {
+            if (output != null && !Arrays.equals(Shapes.broadcast(shape, output.shape()), output.shape())) {
+                throw new ShapeMismatchException("non-broadcastable output operand with shape " + Shapes.format(output.shape())
+                        + " doesn't match the broadcast shape " + Shapes.format(shape) + " of the inputs of " + name);
+            }
+            if (output != null) {
+                shape = output.shape();
+            }
+        }
+        return shape;
+    }
+
+    private void checkOutput(NDArray output, DType computed, Casting casting) {
+        if (!output.isWriteable()) {
+            throw new IllegalArgumentException("output array of " + name + " is read-only");
+        }
+        if (!Promotion.canCast(computed, output.dtype(), casting)) {
+            throw new CastingException("Cannot cast ufunc '" + name + "' output from dtype('" + computed + "') to dtype('"
+                    + output.dtype() + "') with casting rule '" + casting.name().toLowerCase(java.util.Locale.ROOT) + "'");
+        }
+    }
+
+    private NDArray checkedMask(NDArray where, long[] shape) {
+        if (!Arrays.equals(Shapes.broadcast(where.shape(), shape), shape)) {
+            throw new ShapeMismatchException("where mask of shape " + Shapes.format(where.shape())
+                    + " does not broadcast to the result shape " + Shapes.format(shape) + " of " + name);
+        }
+        return where.dtype() == DType.BOOL ? where : where.astype(DType.BOOL, Casting.SAME_KIND);
+    }
+
+    /** Inputs that overlap an output other than element for element are copied first, as NumPy does. */
+    private static NDArray[] separateFromOutputs(NDArray[] inputs, NDArray[] outputs) {
+        NDArray[] separated = inputs.clone();
+        for (int i = 0; i < inputs.length; i++) {
+            for (NDArray output : outputs) {
+                NDArray input = separated[i];
+                boolean sameElements = input.byteOffset() == output.byteOffset() && input.segment().equals(output.segment())
+                        && Arrays.equals(input.byteStrides(), output.byteStrides()) && Arrays.equals(input.shape(), output.shape())
+                        && input.dtype().byteSize() == output.dtype().byteSize();
+                if (!sameElements && input.mayShareMemory(output)) {
+                    separated[i] = input.copy();
+                }
+            }
+        }
+        return separated;
+    }
+
+    boolean rejectsBool() { return rejectsBool; }
+
+    DType integerInputsAs() { return integerInputsAs; }
+
+    boolean comparesWeakIntegersExactly() { return comparesWeakIntegersExactly; }
+
+    boolean inputsAsBool() { return inputsAsBool; }
+
+    /** The loop whose dtypes match {@code dtype} in every input and output, for reductions. */
+    Loop loopFor(DType dtype) {
+        for (Loop loop : loops) {
+            if (loop.inputs().stream().allMatch(type -> type == dtype)) {
+                return loop;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public String toString() { return "<ufunc '" + name + "'>"; }
+
+    static Builder builder(String name, int inputCount, int outputCount) {
+        return new Builder(name, inputCount, outputCount);
+    }
+
+    /** Assembles the loop table: one kernel factory per loop kind, applied to every type code of a group. */
+    static final class Builder {
+        private final String name;
+        private final int inputCount;
+        private final int outputCount;
+        private Object identity;
+        private final List<Loop> loops = new ArrayList<>();
+        private boolean rejectsBool;
+        private DType integerInputsAs;
+        private boolean comparesWeakIntegersExactly;
+        private boolean inputsAsBool;
+
+        private Builder(String name, int inputCount, int outputCount) {
+            this.name = name;
+            this.inputCount = inputCount;
+            this.outputCount = outputCount;
+        }
+
+        Builder identity(Object value) {
+            this.identity = value;
+            return this;
+        }
+
+        /** NumPy refuses bool inputs for negative, positive and subtract instead of promoting them. */
+        Builder rejectsBool() {
+            this.rejectsBool = true;
+            return this;
+        }
+
+        /** true_divide: bool and integer inputs use the loop of this dtype. */
+        Builder integerInputsAs(DType dtype) {
+            this.integerInputsAs = dtype;
+            return this;
+        }
+
+        /** Comparisons: a Java integer outside the array's range compares by value instead of overflowing. */
+        Builder comparesWeakIntegersExactly() {
+            this.comparesWeakIntegersExactly = true;
+            return this;
+        }
+
+        /** Logical functions: every input is cast to bool and the bool loop runs. */
+        Builder inputsAsBool() {
+            this.inputsAsBool = true;
+            return this;
+        }
+
+        /** One loop per type code, all inputs and outputs of that type. */
+        Builder each(String codes, Function<DType, Kernel> kernel) {
+            return eachTo(codes, null, kernel);
+        }
+
+        /** One loop per type code, inputs of that type, every output {@code output} (the type itself when null). */
+        Builder eachTo(String codes, DType output, Function<DType, Kernel> kernel) {
+            for (char code : codes.toCharArray()) {
+                DType dtype = TypeCodes.dtype(code);
+                List<Kernel> kernels = new ArrayList<>();
+                for (int k = 0; k < outputCount; k++) {
+                    kernels.add(kernel.apply(dtype));
+                }
+                add(dtype, output == null ? dtype : output, kernels, null);
+            }
+            return this;
+        }
+
+        /** Loops with one kernel per output, as divmod's quotient and remainder. */
+        Builder eachWithKernels(String codes, Function<DType, List<Kernel>> kernels) {
+            for (char code : codes.toCharArray()) {
+                DType dtype = TypeCodes.dtype(code);
+                add(dtype, dtype, kernels.apply(dtype), null);
+            }
+            return this;
+        }
+
+        /** Loops whose first input is a bool condition and the others of the loop type (where). */
+        Builder selecting(String codes, Kernel kernel) {
+            for (char code : codes.toCharArray()) {
+                DType dtype = TypeCodes.dtype(code);
+                List<DType> inputs = new ArrayList<>();
+                inputs.add(DType.BOOL);
+                for (int i = 1; i < inputCount; i++) {
+                    inputs.add(dtype);
+                }
+                loops.add(new Loop(inputs, List.of(dtype), List.of(kernel), null));
+            }
+            return this;
+        }
+
+        /** Gives the loop of {@code dtype} a kernel straight over contiguous memory. */
+        Builder contiguous(DType dtype, ContiguousKernel kernel) {
+            for (int i = 0; i < loops.size(); i++) {
+                Loop loop = loops.get(i);
+                if (loop.inputs().stream().allMatch(type -> type == dtype)) {
+                    loops.set(i, new Loop(loop.inputs(), loop.outputs(), loop.kernels(), kernel));
+                }
+            }
+            return this;
+        }
+
+        private void add(DType inputType, DType outputType, List<Kernel> kernels, ContiguousKernel contiguous) {
+            loops.add(new Loop(java.util.Collections.nCopies(inputCount, inputType),
+                    java.util.Collections.nCopies(outputCount, outputType), kernels, contiguous));
+        }
+
+        Ufunc build() {
+            return new Ufunc(this);
+        }
+    }
+}
