@@ -19,6 +19,7 @@ import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
  * W5: {@code (x + 1).sum()} for x = ones(1,000,000) in chunks of 10, so 100,000 blocks: a test of
@@ -32,8 +33,8 @@ final class BlockSumWorkload implements Workload {
     static final int SPLIT_EVERY = 32;
 
     static final TaskFunction ONES = TaskFunction.unary("ones", (int[] index) -> NDArrays.ones(DType.FLOAT64, CHUNK));
-    static final TaskFunction ADD_ONE = TaskFunction.unary("add", (NDArray block) -> BlockKernels.plus(block, 1.0));
-    static final TaskFunction BLOCK_SUM = TaskFunction.unary("sum-chunk", (NDArray block) -> BlockKernels.sum(block));
+    static final TaskFunction ADD_ONE = TaskFunction.unary("add", (NDArray block) -> Ufuncs.ADD.apply(block, 1.0));
+    static final TaskFunction BLOCK_SUM = TaskFunction.unary("sum-chunk", (NDArray block) -> NDArrays.sum(block).getDouble());
     static final TaskFunction COMBINE = TaskFunction.unary("sum-combine", (List<Double> partials) -> {
         double total = 0;
         for (double partial : partials) {

@@ -17,8 +17,12 @@ import java.util.function.Supplier;
  * bench_dask.py or bench_numpy.py for the same workload.
  */
 public final class WorkloadRunner {
-    private static final Map<String, Supplier<Workload>> WORKLOADS = new TreeMap<>(Map.of(
-            "W5", BlockSumWorkload::new));
+    private static final Map<String, Supplier<Workload>> WORKLOADS = new TreeMap<>();
+
+    static {
+        WORKLOADS.put("W5", BlockSumWorkload::new);
+        WORKLOADS.putAll(KernelWorkload.all());
+    }
 
     private WorkloadRunner() {
     }

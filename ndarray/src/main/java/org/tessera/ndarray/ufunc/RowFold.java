@@ -19,9 +19,11 @@ final class RowFold {
     private final DoubleBinaryOperator doubleOperator;
     private final LongBinaryOperator longOperator;
     private final boolean pairwise;
-    private final double[] doubles;
-    private final long[] longs;
-    private final long[] mask;
+    // Lane buffers grow to the longest block seen: a reduction of a 10-element block (the common
+    // case inside a chunked array) must not allocate and zero three full-size buffers.
+    private double[] doubles = new double[0];
+    private long[] longs = new long[0];
+    private long[] mask = new long[0];
 
     /** The accumulator: whether it holds a value yet, and the value in its lane. */
     private boolean started;
@@ -44,9 +46,6 @@ final class RowFold {
             throw new IllegalArgumentException("reduction is only supported for binary ufuncs with one output, not " + ufunc.name());
         }
         this.pairwise = ufunc == Ufuncs.ADD && doubleOperator != null;
-        this.doubles = new double[Elementwise.BLOCK];
-        this.longs = new long[Elementwise.BLOCK];
-        this.mask = new long[Elementwise.BLOCK];
     }
 
     DType dtype() { return dtype; }
@@ -74,6 +73,7 @@ final class RowFold {
         }
         for (long start = 0; start < count; start += Elementwise.BLOCK) {
             int blockCount = (int) Math.min(Elementwise.BLOCK, count - start);
+            ensureCapacity(blockCount);
             Object lane = Lanes.isLongLane(dtype) ? longs : doubles;
             Lanes.load(dtype, segment, offset + start * stride, stride, lane, blockCount);
             if (maskSegment != null) {
@@ -81,6 +81,14 @@ final class RowFold {
                 blockCount = compactSelected(lane, blockCount);
             }
             foldBlock(blockCount);
+        }
+    }
+
+    private void ensureCapacity(int count) {
+        if (doubles.length < count) {
+            doubles = new double[count];
+            longs = new long[count];
+            mask = new long[count];
         }
     }
 
@@ -136,9 +144,10 @@ final class RowFold {
      */
     void scan(MemorySegment segment, long offset, long stride, long count, MemorySegment target, long targetOffset, long targetStride) {
         boolean longLane = Lanes.isLongLane(dtype);
-        Object lane = longLane ? longs : doubles;
         for (long start = 0; start < count; start += Elementwise.BLOCK) {
             int blockCount = (int) Math.min(Elementwise.BLOCK, count - start);
+            ensureCapacity(blockCount);
+            Object lane = longLane ? longs : doubles;
             Lanes.load(dtype, segment, offset + start * stride, stride, lane, blockCount);
             for (int i = 0; i < blockCount; i++) {
                 if (!started) {
