@@ -1,13 +1,9 @@
 package org.tessera.graph.order;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.tessera.graph.Key;
 import org.tessera.graph.TaskGraph;
@@ -33,8 +29,7 @@ public final class Ordering {
      * @throws org.tessera.graph.GraphException if the needed keys contain a cycle
      */
     public static List<Key> order(TaskGraph graph, Collection<Key> outputs) {
-        Map<Key, Integer> weights = subgraphSizes(graph, outputs);
-        return graph.postOrder(new LinkedHashSet<>(outputs), key -> inputsInVisitOrder(graph, key, weights));
+        return List.of(OrderedGraph.of(graph, outputs).keys());
     }
 
     /** Each key's position in {@link #order}: smaller runs first. */
@@ -45,33 +40,5 @@ public final class Ordering {
             priorities.put(order.get(position), position);
         }
         return priorities;
-    }
-
-    private static Iterator<Key> inputsInVisitOrder(TaskGraph graph, Key key, Map<Key, Integer> weights) {
-        Set<Key> inputs = graph.dependencies(key);
-        if (inputs.size() < 2) {
-            return inputs.iterator();
-        }
-        List<Key> sorted = new ArrayList<>(inputs);
-        // Stable: inputs of equal weight keep their first-use (usually block) order.
-        sorted.sort((left, right) -> Integer.compare(weights.getOrDefault(right, 0), weights.getOrDefault(left, 0)));
-        return sorted.iterator();
-    }
-
-    /**
-     * An estimate of the work under each key: one plus the estimates of its inputs, capped so that
-     * shared inputs counted twice cannot overflow. Exact counts need a set per key; the estimate is
-     * enough to send long branches first.
-     */
-    private static Map<Key, Integer> subgraphSizes(TaskGraph graph, Collection<Key> outputs) {
-        Map<Key, Integer> sizes = HashMap.newHashMap(graph.size());
-        for (Key key : graph.postOrder(outputs, input -> graph.dependencies(input).iterator())) {
-            long size = 1;
-            for (Key input : graph.dependencies(key)) {
-                size += sizes.getOrDefault(input, 0);
-            }
-            sizes.put(key, (int) Math.min(size, Integer.MAX_VALUE / 2));
-        }
-        return sizes;
     }
 }

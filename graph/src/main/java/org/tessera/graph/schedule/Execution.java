@@ -13,15 +13,13 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
-import org.tessera.graph.GraphException;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
 import org.tessera.graph.memory.MemoryBudget;
 import org.tessera.graph.memory.SizeOf;
 import org.tessera.graph.memory.SpillStore;
-import org.tessera.graph.optimize.Cull;
-import org.tessera.graph.order.Ordering;
+import org.tessera.graph.order.OrderedGraph;
 
 /**
  * One computation of the {@link ThreadedScheduler}. Tasks are numbered in static priority order, so
@@ -38,9 +36,8 @@ final class Execution {
     private final Path spillDirectory;
 
     private final TaskGraph graph;
-    private final List<Key> outputs;
+    private final int[] outputNumbers;
     private final Key[] keys;
-    private final Map<Key, Integer> numbers;
     private final Task[] tasks;
     private final int[][] inputs;
     private final int[][] readers;
@@ -70,8 +67,7 @@ final class Execution {
     private SpillStore spillStore;
 
     Execution(TaskGraph fullGraph, Collection<Key> requested, int workerCount, MemoryBudget budget, Path spillDirectory, List<Callback> callbacks) {
-        this.outputs = List.copyOf(new java.util.LinkedHashSet<>(requested));
-        List<Key> order = Ordering.order(Cull.requireKeys(fullGraph, outputs), outputs);
+        OrderedGraph ordered = OrderedGraph.of(fullGraph, requested);
         this.graph = fullGraph;
         this.callbacks = callbacks;
         this.workerCount = workerCount;
@@ -79,21 +75,16 @@ final class Execution {
         this.budgeted = !budget.isUnlimited();
         this.spillDirectory = spillDirectory;
 
-        int count = order.size();
-        numbers = HashMap.newHashMap(count);
-        keys = order.toArray(Key[]::new);
-        tasks = new Task[count];
-        for (int number = 0; number < count; number++) {
-            numbers.put(keys[number], number);
-            tasks[number] = graph.task(keys[number]);
-        }
-        inputs = new int[count][];
+        keys = ordered.keys();
+        tasks = ordered.tasks();
+        inputs = ordered.inputs();
+        outputNumbers = ordered.outputs();
+        int count = keys.length;
         readers = new int[count][];
         inputsLeft = new int[count];
         readersLeft = new int[count];
         int[] readerCounts = new int[count];
         for (int number = 0; number < count; number++) {
-            inputs[number] = numbersOf(keys[number], graph.dependencies(keys[number]));
             inputsLeft[number] = inputs[number].length;
             for (int input : inputs[number]) {
                 readerCounts[input]++;
@@ -111,24 +102,12 @@ final class Execution {
         }
         started = new boolean[count];
         isOutput = new boolean[count];
-        outputs.forEach(output -> isOutput[numbers.get(output)] = true);
+        for (int output : outputNumbers) {
+            isOutput[output] = true;
+        }
         results = new Object[count];
         sizes = new long[count];
         pins = new int[count];
-    }
-
-    /** The task numbers of {@code reads}; a key the graph lacks is named with its reader. */
-    private int[] numbersOf(Key reader, Set<Key> reads) {
-        int[] found = new int[reads.size()];
-        int position = 0;
-        for (Key read : reads) {
-            Integer number = numbers.get(read);
-            if (number == null) {
-                throw new GraphException("the graph lacks keys its tasks read: " + read + " (read by " + reader + ")", List.of(read));
-            }
-            found[position++] = number;
-        }
-        return found;
     }
 
     Computation run() {
@@ -161,16 +140,15 @@ final class Execution {
             if (interrupted) {
                 callbacks.forEach(callback -> callback.finish(false));
                 Thread.currentThread().interrupt();
-                throw new CancellationException("the computation of " + outputs + " was cancelled by an interrupt after " + finished + " of " + keys.length + " tasks");
+                throw new CancellationException("the computation of " + outputKeys() + " was cancelled by an interrupt after " + finished + " of " + keys.length + " tasks");
             }
             if (failure != null) {
                 callbacks.forEach(callback -> callback.finish(false));
                 throw new TaskFailedException(keys[failedTask], tasks[failedTask].label(), failure);
             }
             Map<Key, Object> values = new LinkedHashMap<>();
-            for (Key output : outputs) {
-                int number = numbers.get(output);
-                values.put(output, spilled.get(number) ? spillStore.take(output) : results[number]);
+            for (int number : outputNumbers) {
+                values.put(keys[number], spilled.get(number) ? spillStore.take(keys[number]) : results[number]);
             }
             callbacks.forEach(callback -> callback.finish(true));
             int spills = spillStore == null ? 0 : spillStore.spillCount();
@@ -181,6 +159,10 @@ final class Execution {
                 spillStore.close();
             }
         }
+    }
+
+    private List<Key> outputKeys() {
+        return java.util.Arrays.stream(outputNumbers).mapToObj(number -> keys[number]).toList();
     }
 
     private TaskGraph scheduledTasks() {

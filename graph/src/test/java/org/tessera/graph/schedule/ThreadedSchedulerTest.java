@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -56,6 +57,19 @@ class ThreadedSchedulerTest {
                 failure.getMessage());
         TaskFailedException reference = assertThrows(TaskFailedException.class, () -> new SynchronousScheduler().get(graph, Key.of("out")));
         assertEquals(Key.of("bad"), reference.key());
+    }
+
+    @Test
+    void cyclesAndMissingKeysAreNamedBeforeAnythingRuns() {
+        TaskGraph cyclic = TaskGraph.builder().put("a", call(INC, ref("c"))).put("b", call(INC, ref("a"))).put("c", call(INC, ref("b")))
+                .put("out", call(INC, ref("c"))).build();
+        org.tessera.graph.GraphException cycle = assertThrows(org.tessera.graph.GraphException.class, () -> new ThreadedScheduler().get(cyclic, Key.of("out")));
+        assertEquals(Set.of(Key.of("a"), Key.of("b"), Key.of("c")), Set.copyOf(cycle.keys()));
+        TaskGraph missing = TaskGraph.builder().put("out", call(INC, ref("gone"))).build();
+        org.tessera.graph.GraphException absent = assertThrows(org.tessera.graph.GraphException.class, () -> new ThreadedScheduler().get(missing, Key.of("out")));
+        assertEquals(List.of(Key.of("gone")), absent.keys());
+        assertTrue(absent.getMessage().contains("gone (read by out)"), absent.getMessage());
+        assertThrows(org.tessera.graph.GraphException.class, () -> new ThreadedScheduler().get(missing, Key.of("nothing")));
     }
 
     @Test
