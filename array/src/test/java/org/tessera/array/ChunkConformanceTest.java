@@ -1,0 +1,162 @@
+package org.tessera.array;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.tessera.array.chunks.ChunkNormalization;
+import org.tessera.array.chunks.ChunkSpec;
+import org.tessera.array.chunks.Chunks;
+import org.tessera.ndarray.conformance.Corpus;
+import org.tessera.ndarray.conformance.CorpusCase;
+import org.tessera.ndarray.conformance.Decoding;
+import org.tessera.ndarray.conformance.ErrorCategories;
+import org.tessera.ndarray.dtype.DType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Replays the Dask chunk suites of the conformance corpus (names ending in {@code _chunks}, and
+ * normalize_chunks) through the array module, every case, as ConformanceReplayTest does for the
+ * NumPy suites. Suites not implemented yet are reported as such.
+ */
+class ChunkConformanceTest {
+    @FunctionalInterface
+    interface CaseRunner {
+        /** Null when the case passes, else what differed. */
+        String run(JsonNode args, JsonNode expect);
+    }
+
+    private static final Map<String, CaseRunner> IMPLEMENTED = Map.of(
+            "normalize_chunks", ChunkConformanceTest::normalizeChunks);
+
+    static boolean isChunkSuite(String suite) {
+        return suite.endsWith("_chunks");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyChunkSuiteOfTheCorpus() {
+        Map<String, List<CorpusCase>> suites = Corpus.load(Corpus.directory());
+        return suites.entrySet().stream().filter(suite -> isChunkSuite(suite.getKey()))
+                .map(suite -> DynamicTest.dynamicTest("conformance " + suite.getKey(), () -> replay(suite.getKey(), suite.getValue())));
+    }
+
+    private static void replay(String suite, List<CorpusCase> cases) {
+        CaseRunner runner = IMPLEMENTED.get(suite);
+        if (runner == null) {
+            System.out.println("conformance " + suite + ": not implemented");
+            return;
+        }
+        int passed = 0;
+        List<String> failures = new ArrayList<>();
+        for (CorpusCase testCase : cases) {
+            String mismatch = outcome(testCase, runner);
+            if (mismatch == null) {
+                passed++;
+            } else {
+                failures.add(testCase.id() + ": " + mismatch);
+            }
+        }
+        System.out.println("conformance " + suite + ": " + passed + " passed, " + failures.size() + " failed");
+        if (!failures.isEmpty()) {
+            fail(failures.size() + " of " + cases.size() + " cases of suite " + suite + " failed, the first:\n  "
+                    + String.join("\n  ", failures.subList(0, Math.min(20, failures.size()))));
+        }
+    }
+
+    private static String outcome(CorpusCase testCase, CaseRunner runner) {
+        String expectedError = testCase.expectedError();
+        try {
+            String mismatch = runner.run(testCase.args(), testCase.expect());
+            return expectedError != null ? "expected " + expectedError + " but it succeeded" : mismatch;
+        } catch (RuntimeException thrown) {
+            if (expectedError != null && ErrorCategories.matches(expectedError, thrown)) {
+                return null;
+            }
+            return (expectedError == null ? "unexpected " : "expected " + expectedError + " but got ") + thrown;
+        }
+    }
+
+    private static String normalizeChunks(JsonNode args, JsonNode expect) {
+        long[] shape = Decoding.shape(args.get("shape"));
+        JsonNode limit = args.get("limit");
+        JsonNode previous = args.get("previous_chunks");
+        Chunks chunks = ChunkNormalization.normalize(spec(args.get("chunks"), shape), shape, limit == null || limit.isNull() ? null : limit.asLong(),
+                DType.fromName(args.get("dtype").asText()), previous == null || previous.isNull() ? null : previousChunks(previous));
+        Chunks expected = chunks(expect.get("chunks"));
+        return chunks.equals(expected) ? null : "chunks " + chunks + ", expected " + expected;
+    }
+
+    /** A chunks argument as FORMAT.md writes it, read the way Dask reads the Python value. */
+    static ChunkSpec spec(JsonNode node, long[] shape) {
+        if (node.isArray() && shape.length == 1 && node.size() > 1 && allScalars(node)) {
+            // Dask reads a flat list of numbers for a 1-D array as that axis's block lengths.
+            return new ChunkSpec.PerAxis(List.of(explicit(node)));
+        }
+        if (node.isArray()) {
+            List<ChunkSpec> axes = new ArrayList<>();
+            node.forEach(item -> axes.add(item.isArray() ? explicit(item) : scalar(item)));
+            return new ChunkSpec.PerAxis(axes);
+        }
+        if (node.isObject()) {
+            Map<Integer, ChunkSpec> axes = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext();) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                axes.put(Integer.parseInt(field.getKey()), field.getValue().isArray() ? explicit(field.getValue()) : scalar(field.getValue()));
+            }
+            return new ChunkSpec.ByAxis(axes);
+        }
+        return scalar(node);
+    }
+
+    private static boolean allScalars(JsonNode node) {
+        for (JsonNode item : node) {
+            if (!item.isNumber() && !item.isTextual()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static ChunkSpec scalar(JsonNode node) {
+        if (node.isNull() || (node.isNumber() && node.asLong() == -1)) {
+            return ChunkSpec.whole();
+        }
+        if (node.isTextual()) {
+            return node.asText().equals("auto") ? ChunkSpec.auto() : ChunkSpec.bytes(node.asText());
+        }
+        return ChunkSpec.size(node.asLong());
+    }
+
+    private static ChunkSpec explicit(JsonNode node) {
+        long[] lengths = new long[node.size()];
+        for (int block = 0; block < lengths.length; block++) {
+            lengths[block] = node.get(block).isNull() ? Chunks.UNKNOWN : node.get(block).asLong();
+        }
+        return new ChunkSpec.Explicit(lengths);
+    }
+
+    static Chunks chunks(JsonNode node) {
+        long[][] lengths = new long[node.size()][];
+        for (int axis = 0; axis < lengths.length; axis++) {
+            lengths[axis] = ((ChunkSpec.Explicit) explicit(node.get(axis))).lengths();
+        }
+        return Chunks.of(lengths);
+    }
+
+    private static long[][] previousChunks(JsonNode node) {
+        long[][] previous = new long[node.size()][];
+        for (int axis = 0; axis < previous.length; axis++) {
+            JsonNode axisNode = node.get(axis);
+            previous[axis] = axisNode.isArray() ? ((ChunkSpec.Explicit) explicit(axisNode)).lengths() : new long[] {axisNode.asLong()};
+        }
+        return previous;
+    }
+}
