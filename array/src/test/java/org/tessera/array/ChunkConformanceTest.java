@@ -14,6 +14,9 @@ import org.junit.jupiter.api.TestFactory;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.blockwise.Elementwise;
+import org.tessera.array.creation.Creation;
+import org.tessera.ndarray.ufunc.Ufuncs;
 import org.tessera.ndarray.conformance.Corpus;
 import org.tessera.ndarray.conformance.CorpusCase;
 import org.tessera.ndarray.conformance.Decoding;
@@ -35,7 +38,8 @@ class ChunkConformanceTest {
     }
 
     private static final Map<String, CaseRunner> IMPLEMENTED = Map.of(
-            "normalize_chunks", ChunkConformanceTest::normalizeChunks);
+            "normalize_chunks", ChunkConformanceTest::normalizeChunks,
+            "elemwise_chunks", ChunkConformanceTest::elementwiseChunks);
 
     static boolean isChunkSuite(String suite) {
         return suite.endsWith("_chunks");
@@ -92,6 +96,25 @@ class ChunkConformanceTest {
                 DType.fromName(args.get("dtype").asText()), previous == null || previous.isNull() ? null : previousChunks(previous));
         Chunks expected = chunks(expect.get("chunks"));
         return chunks.equals(expected) ? null : "chunks " + chunks + ", expected " + expected;
+    }
+
+    /** An array of zeros with the shape and chunks of a {@code {shape, chunks}} argument. */
+    static ChunkedArray zeros(JsonNode description) {
+        long[] shape = Decoding.shape(description.get("shape"));
+        return Creation.full(shape, 0, DType.FLOAT64, spec(description.get("chunks"), shape));
+    }
+
+    static String sameShapeAndChunks(ChunkedArray result, JsonNode expect) {
+        Chunks expected = chunks(expect.get("chunks"));
+        long[] expectedShape = Decoding.shape(expect.get("shape"));
+        if (!java.util.Arrays.equals(result.shape(), expectedShape)) {
+            return "shape " + java.util.Arrays.toString(result.shape()) + ", expected " + java.util.Arrays.toString(expectedShape);
+        }
+        return result.chunks().equals(expected) ? null : "chunks " + result.chunks() + ", expected " + expected;
+    }
+
+    private static String elementwiseChunks(JsonNode args, JsonNode expect) {
+        return sameShapeAndChunks(Elementwise.apply(Ufuncs.ADD, zeros(args.get("a")), zeros(args.get("b"))), expect);
     }
 
     /** A chunks argument as FORMAT.md writes it, read the way Dask reads the Python value. */

@@ -11,7 +11,10 @@ import java.util.Arrays;
  * <p>Invariants, checked on construction: one list per axis, every list non-empty, lengths
  * non-negative or unknown, and a zero-length axis has exactly one block of length 0.
  */
-public final class Chunks {
+public final class Chunks implements java.io.Serializable {
+    @java.io.Serial
+    private static final long serialVersionUID = 1L;
+
     /** The length of a block whose size is not known yet. */
     public static final long UNKNOWN = -1;
 

@@ -39,18 +39,16 @@ public final class HighLevelGraph {
         return merge(inputs).with(layer, layerDependencies);
     }
 
-    /** The union of several graphs; layers of the same name must be the same layer. */
+    /**
+     * The union of several graphs. Layers of the same name are taken to be the same layer, as in
+     * Dask, where names are tokens of what a layer computes; the first one is kept.
+     */
     public static HighLevelGraph merge(HighLevelGraph... graphs) {
         Map<String, Layer> layers = new LinkedHashMap<>();
         Map<String, Set<String>> dependencies = new LinkedHashMap<>();
         for (HighLevelGraph graph : graphs) {
-            graph.layers.forEach((name, layer) -> {
-                Layer existing = layers.putIfAbsent(name, layer);
-                if (existing != null && !existing.equals(layer)) {
-                    throw new IllegalArgumentException("two different layers are both named " + name);
-                }
-            });
-            dependencies.putAll(graph.dependencies);
+            graph.layers.forEach(layers::putIfAbsent);
+            graph.dependencies.forEach(dependencies::putIfAbsent);
         }
         return new HighLevelGraph(layers, dependencies);
     }

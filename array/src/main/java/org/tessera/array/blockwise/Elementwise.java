@@ -1,0 +1,74 @@
+package org.tessera.array.blockwise;
+
+import java.io.Serial;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.RegionSource;
+import org.tessera.array.chunks.ChunkSpec;
+import org.tessera.array.creation.Creation;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.ufunc.Ufunc;
+
+/**
+ * A ufunc over chunked arrays, block by block: operands are aligned on the right as NumPy
+ * broadcasts, chunks are unified, and Java scalars stay weak scalars (NEP 50) so {@code x + 1}
+ * keeps x's dtype. The output dtype comes from running the ufunc on the operands' empty metas.
+ */
+public final class Elementwise {
+    private static final String LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+    private Elementwise() {
+    }
+
+    /** {@code ufunc(operands...)}; an operand is a ChunkedArray, an NDArray (one block) or a Java scalar. */
+    public static ChunkedArray apply(Ufunc ufunc, Object... operands) {
+        if (ufunc.nout() != 1) {
+            throw new IllegalArgumentException(ufunc.name() + " has " + ufunc.nout() + " outputs; use applyAll");
+        }
+        List<Object> arguments = new ArrayList<>(operands.length);
+        int ndim = 0;
+        List<long[]> shapes = new ArrayList<>();
+        for (Object operand : operands) {
+            Object argument = operand instanceof NDArray array ? Creation.fromSource(RegionSource.of(array), ChunkSpec.whole()) : operand;
+            arguments.add(argument);
+            if (argument instanceof ChunkedArray array) {
+                ndim = Math.max(ndim, array.ndim());
+                shapes.add(array.chunks().requireKnownShape(ufunc.name()));
+            }
+        }
+        if (shapes.isEmpty()) {
+            throw new IllegalArgumentException(ufunc.name() + ": no chunked operand among " + Arrays.toString(operands));
+        }
+        Shapes.broadcast(shapes.toArray(long[][]::new));
+        String output = LETTERS.substring(0, ndim);
+        Object[] metas = new Object[arguments.size()];
+        for (int position = 0; position < metas.length; position++) {
+            metas[position] = arguments.get(position) instanceof ChunkedArray array ? array.meta() : arguments.get(position);
+        }
+        NDArray meta = ufunc.apply(metas);
+        Blockwise.Builder builder = Blockwise.of(ufunc.name(), new UfuncBlock(ufunc), output).meta(ChunkedArray.metaOf(meta.dtype(), ndim));
+        for (Object argument : arguments) {
+            if (argument instanceof ChunkedArray array) {
+                builder.input(array, output.substring(ndim - array.ndim()));
+            } else {
+                builder.constant(argument);
+            }
+        }
+        return builder.build();
+    }
+
+    /** Applies the ufunc to the blocks and scalars of one output block. */
+    record UfuncBlock(Ufunc ufunc) implements BlockFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public NDArray apply(List<Object> arguments) {
+            return ufunc.apply(arguments.toArray());
+        }
+    }
+}

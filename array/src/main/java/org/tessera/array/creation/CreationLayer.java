@@ -1,0 +1,60 @@
+package org.tessera.array.creation;
+
+import java.io.Serial;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.chunks.Chunks;
+import org.tessera.graph.TaskFunction;
+import org.tessera.graph.layer.BlockwiseArgument;
+import org.tessera.graph.layer.BlockwiseLayer;
+import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.ndarray.NDArray;
+
+/**
+ * A new array whose blocks are made independently from their position: a blockwise layer with the
+ * block index as its only argument, so an array of a million blocks is one small layer.
+ */
+public final class CreationLayer {
+    private CreationLayer() {
+    }
+
+    /** Block axes are named with letters from this string (Dask uses the same idea). */
+    public static final String AXIS_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+    public static ChunkedArray create(String name, Chunks chunks, NDArray meta, String label, BlockMaker maker) {
+        String letters = AXIS_LETTERS.substring(0, chunks.ndim());
+        Map<Character, Integer> counts = new HashMap<>();
+        for (int axis = 0; axis < chunks.ndim(); axis++) {
+            counts.put(letters.charAt(axis), chunks.blockCount(axis));
+        }
+        BlockwiseLayer layer = new BlockwiseLayer(name, letters, new MakeBlock(label, chunks, maker), List.of(BlockwiseArgument.blockIndex(letters)), counts, null);
+        return new ChunkedArray(HighLevelGraph.empty().with(layer, Set.of()), name, chunks, meta);
+    }
+
+    /** The task function: finds the block's shape and start from the chunks, then makes it. */
+    record MakeBlock(String label, Chunks chunks, BlockMaker maker) implements TaskFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(List<Object> arguments) {
+            int[] index = (int[]) arguments.getFirst();
+            long[] start = new long[index.length];
+            for (int axis = 0; axis < index.length; axis++) {
+                for (int block = 0; block < index[axis]; block++) {
+                    start[axis] += chunks.length(axis, block);
+                }
+            }
+            return maker.make(index, chunks.blockShape(index), start);
+        }
+
+        @Override
+        public String displayName() {
+            return label;
+        }
+    }
+}
