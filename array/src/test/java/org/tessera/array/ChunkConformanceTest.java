@@ -16,6 +16,8 @@ import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.blockwise.Elementwise;
 import org.tessera.array.creation.Creation;
+import org.tessera.array.reduction.ChunkedStatistics;
+import org.tessera.array.reduction.ChunkedStatistics.Request;
 import org.tessera.ndarray.ufunc.Ufuncs;
 import org.tessera.ndarray.conformance.Corpus;
 import org.tessera.ndarray.conformance.CorpusCase;
@@ -39,7 +41,8 @@ class ChunkConformanceTest {
 
     private static final Map<String, CaseRunner> IMPLEMENTED = Map.of(
             "normalize_chunks", ChunkConformanceTest::normalizeChunks,
-            "elemwise_chunks", ChunkConformanceTest::elementwiseChunks);
+            "elemwise_chunks", ChunkConformanceTest::elementwiseChunks,
+            "reduction_chunks", ChunkConformanceTest::reductionChunks);
 
     static boolean isChunkSuite(String suite) {
         return suite.endsWith("_chunks");
@@ -115,6 +118,24 @@ class ChunkConformanceTest {
 
     private static String elementwiseChunks(JsonNode args, JsonNode expect) {
         return sameShapeAndChunks(Elementwise.apply(Ufuncs.ADD, zeros(args.get("a")), zeros(args.get("b"))), expect);
+    }
+
+    private static String reductionChunks(JsonNode args, JsonNode expect) {
+        ChunkedArray x = zeros(args);
+        JsonNode axisNode = args.get("axis");
+        boolean keepdims = args.has("keepdims") && args.get("keepdims").asBoolean();
+        int[] axes = axisNode == null || axisNode.isNull() ? null : axisNode.isArray() ? Decoding.ints(axisNode) : new int[] {axisNode.asInt()};
+        Integer axis = axisNode == null || axisNode.isNull() ? null : axisNode.asInt();
+        Request request = new Request(axes, keepdims, null, 4);
+        ChunkedArray result = switch (args.get("method").asText()) {
+            case "sum" -> ChunkedStatistics.sum(x, request);
+            case "mean" -> ChunkedStatistics.mean(x, request);
+            case "max" -> ChunkedStatistics.max(x, request);
+            case "argmax" -> ChunkedStatistics.argmax(x, axis, keepdims);
+            case "cumsum" -> ChunkedStatistics.cumsum(x, axis, null);
+            default -> throw new IllegalStateException("unknown method " + args.get("method"));
+        };
+        return sameShapeAndChunks(result, expect);
     }
 
     /** A chunks argument as FORMAT.md writes it, read the way Dask reads the Python value. */

@@ -12,6 +12,7 @@ import java.util.Set;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.rechunk.Rechunk;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
@@ -214,7 +215,7 @@ public final class Blockwise {
                 target[axis] = broadcast ? own : unified.get(letters.charAt(axis));
                 changed |= !java.util.Arrays.equals(own, target[axis]);
             }
-            return changed ? Refinement.refine(array, Chunks.of(target)) : array;
+            return changed ? Rechunk.rechunk(array, Chunks.of(target)) : array;
         }
     }
 

@@ -1,0 +1,179 @@
+package org.tessera.array.reduction;
+
+import java.io.Serial;
+import java.io.Serializable;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.ufunc.Reductions.Options;
+import org.tessera.ndarray.ufunc.Statistics;
+import org.tessera.ndarray.ufunc.Ufuncs;
+
+/** The reductions of NumPy's statistics as {@link ReductionKind}s built on the NDArray layer. */
+public final class Kinds {
+    private Kinds() {
+    }
+
+    /** A reduction of the NDArray layer with its options. */
+    @FunctionalInterface
+    public interface ArrayReduction extends Serializable {
+        NDArray apply(NDArray x, Options options);
+    }
+
+    /**
+     * A reduction whose partials are of its own kind: each step applies {@code step} (sum of sums,
+     * max of maxes); {@code first} is the chunk step when it differs (nansum's chunk, then sums).
+     */
+    public record Associative(String name, ArrayReduction first, ArrayReduction step, DType dtype) implements ReductionKind {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public NDArray[] chunk(NDArray block, int[] axes, BlockPlace place) {
+            return new NDArray[] {first.apply(block, options(axes, true))};
+        }
+
+        @Override
+        public NDArray[] combine(NDArray[] joined, int[] axes) {
+            return new NDArray[] {step.apply(joined[0], options(axes, true))};
+        }
+
+        @Override
+        public NDArray finish(NDArray[] joined, int[] axes, boolean keepdims) {
+            return step.apply(joined[0], options(axes, keepdims));
+        }
+
+        private Options options(int[] axes, boolean keepdims) {
+            return new Options(axes, dtype, keepdims, null, null);
+        }
+    }
+
+    public static ReductionKind sum(DType dtype) {
+        return new Associative("sum", Statistics::sum, Statistics::sum, dtype);
+    }
+
+    public static ReductionKind prod(DType dtype) {
+        return new Associative("prod", Statistics::prod, Statistics::prod, dtype);
+    }
+
+    public static ReductionKind max() {
+        return new Associative("max", Statistics::max, Statistics::max, null);
+    }
+
+    public static ReductionKind min() {
+        return new Associative("min", Statistics::min, Statistics::min, null);
+    }
+
+    public static ReductionKind any() {
+        return new Associative("any", Statistics::any, Statistics::any, null);
+    }
+
+    public static ReductionKind all() {
+        return new Associative("all", Statistics::all, Statistics::all, null);
+    }
+
+    public static ReductionKind nansum(DType dtype) {
+        return new Associative("nansum", Statistics::nansum, Statistics::sum, dtype);
+    }
+
+    public static ReductionKind nanprod(DType dtype) {
+        return new Associative("nanprod", Statistics::nanprod, Statistics::prod, dtype);
+    }
+
+    public static ReductionKind nanmax() {
+        return new Associative("nanmax", Kinds::quietNanmax, Kinds::quietNanmax, null);
+    }
+
+    public static ReductionKind nanmin() {
+        return new Associative("nanmin", Kinds::quietNanmin, Kinds::quietNanmin, null);
+    }
+
+    public static ReductionKind countNonzero() {
+        return new Associative("count_nonzero", Statistics::countNonzero, (x, options) -> Statistics.sum(x, options.withDtype(DType.INT64)), null);
+    }
+
+    private static NDArray quietNanmax(NDArray x, Options options) {
+        return Statistics.nanmax(x, options);
+    }
+
+    private static NDArray quietNanmin(NDArray x, Options options) {
+        return Statistics.nanmin(x, options);
+    }
+
+    /**
+     * Mean and variance from partial moments: count, mean and the sum of squared deviations per
+     * block, combined pairwise-stably (Chan et al.), so a variance of many blocks keeps the accuracy
+     * of a two-pass variance.
+     */
+    public record Moments(String name, boolean skipNan, int order, long ddof, DType dtype) implements ReductionKind {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public NDArray[] chunk(NDArray block, int[] axes, BlockPlace place) {
+            NDArray values = block.dtype().isComplex() || block.dtype() == DType.FLOAT64 ? block : block.astype(DType.FLOAT64);
+            Options keep = new Options(axes, null, true, null, null);
+            NDArray count = skipNan ? Statistics.sum(Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(values)), keep.withDtype(DType.FLOAT64))
+                    : NDArrays.full(DType.FLOAT64, elementsPerResult(block, axes), Statistics.sum(values, keep).shape());
+            NDArray total = skipNan ? Statistics.nansum(values, keep) : Statistics.sum(values, keep);
+            NDArray mean = Ufuncs.TRUE_DIVIDE.apply(total, count);
+            if (order == 1) {
+                return new NDArray[] {count, mean};
+            }
+            NDArray deviations = Ufuncs.SUBTRACT.apply(values, mean);
+            NDArray squares = Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(deviations));
+            NDArray m2 = skipNan ? Statistics.nansum(squares, keep) : Statistics.sum(squares, keep);
+            return new NDArray[] {count, mean, m2};
+        }
+
+        private static double elementsPerResult(NDArray block, int[] axes) {
+            double count = 1;
+            for (int axis : axes) {
+                count *= block.shape(axis);
+            }
+            return count;
+        }
+
+        @Override
+        public NDArray[] combine(NDArray[] joined, int[] axes) {
+            Options keep = new Options(axes, null, true, null, null);
+            NDArray count = Statistics.sum(joined[0], keep);
+            NDArray weighted = Statistics.sum(Ufuncs.MULTIPLY.apply(joined[0], joined[1]), keep);
+            NDArray mean = Ufuncs.TRUE_DIVIDE.apply(weighted, count);
+            if (order == 1) {
+                return new NDArray[] {count, mean};
+            }
+            NDArray shift = Ufuncs.SUBTRACT.apply(joined[1], mean);
+            NDArray between = Statistics.sum(Ufuncs.MULTIPLY.apply(joined[0], Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(shift))), keep);
+            NDArray m2 = Ufuncs.ADD.apply(Statistics.sum(joined[2], keep), between);
+            return new NDArray[] {count, mean, m2};
+        }
+
+        @Override
+        public NDArray finish(NDArray[] joined, int[] axes, boolean keepdims) {
+            NDArray[] combined = combine(joined, axes);
+            NDArray result = order == 1 ? combined[1]
+                    : Ufuncs.TRUE_DIVIDE.apply(combined[2], Ufuncs.MAXIMUM.apply(Ufuncs.SUBTRACT.apply(combined[0], (double) ddof), 0.0));
+            if (order == 3) {
+                result = Ufuncs.SQRT.apply(result);
+            }
+            if (!keepdims) {
+                result = result.squeeze(axes);
+            }
+            return dtype == null || result.dtype() == dtype ? result : result.astype(dtype);
+        }
+    }
+
+    public static ReductionKind mean(boolean skipNan, DType dtype) {
+        return new Moments(skipNan ? "nanmean" : "mean", skipNan, 1, 0, dtype);
+    }
+
+    public static ReductionKind var(boolean skipNan, long ddof, DType dtype) {
+        return new Moments(skipNan ? "nanvar" : "var", skipNan, 2, ddof, dtype);
+    }
+
+    public static ReductionKind std(boolean skipNan, long ddof, DType dtype) {
+        return new Moments(skipNan ? "nanstd" : "std", skipNan, 3, ddof, dtype);
+    }
+}

@@ -1,0 +1,30 @@
+package org.tessera.array.reduction;
+
+import java.io.Serializable;
+
+import org.tessera.ndarray.NDArray;
+
+/**
+ * One reduction as a tree of three steps, the way Dask's {@code reduction} splits it: reduce each
+ * block to a partial, combine partials joined along the reduced axes, and finish. A partial is a
+ * few arrays with length 1 along the reduced axes (a sum; a count and a sum for a mean; count, mean
+ * and sum of squared deviations for a variance; value and index for arg-reductions).
+ */
+public interface ReductionKind extends Serializable {
+
+    /** The name of the operation, e.g. "sum"; also the prefix of the layer names. */
+    String name();
+
+    /** The partial of one block, keeping the reduced axes with length 1. */
+    NDArray[] chunk(NDArray block, int[] axes, BlockPlace place);
+
+    /** One partial from partials joined along the reduced axes, keeping them with length 1. */
+    NDArray[] combine(NDArray[] joined, int[] axes);
+
+    /** The result from partials joined along the reduced axes. */
+    NDArray finish(NDArray[] joined, int[] axes, boolean keepdims);
+
+    /** Where a block sits in the whole array: arg-reductions report global positions. */
+    record BlockPlace(long[] start, long[] arrayShape) implements Serializable {
+    }
+}

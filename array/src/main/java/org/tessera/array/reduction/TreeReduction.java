@@ -1,0 +1,254 @@
+package org.tessera.array.reduction;
+
+import java.io.Serial;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.tessera.array.BlockGrid;
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.Tokens;
+import org.tessera.array.chunks.Chunks;
+import org.tessera.array.creation.CreationLayer;
+import org.tessera.graph.Key;
+import org.tessera.graph.Task;
+import org.tessera.graph.TaskFunction;
+import org.tessera.graph.layer.BlockwiseArgument;
+import org.tessera.graph.layer.BlockwiseLayer;
+import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.layer.MaterializedLayer;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.error.AxisException;
+import org.tessera.ndarray.join.Joining;
+
+/**
+ * A reduction as a tree, as Dask's {@code reduction}: every block is reduced to a partial (a
+ * blockwise layer, so it fuses with the elementwise work before it), then groups of at most
+ * {@code splitEvery} partials along the reduced axes are combined, level by level, and the last
+ * level finishes. Memory stays at a few partials per worker and the depth is
+ * log_splitEvery(blocks).
+ */
+public final class TreeReduction {
+    /** Dask's default {@code split_every}. */
+    public static final int DEFAULT_SPLIT_EVERY = 4;
+
+    private TreeReduction() {
+    }
+
+    /**
+     * @param axes       the reduced axes (null for all), negative counting from the end
+     * @param outputMeta the meta of the result (its dtype); its ndim is ignored
+     */
+    public static ChunkedArray reduce(ChunkedArray x, ReductionKind kind, int[] axes, boolean keepdims, int splitEvery, NDArray outputMeta) {
+        int ndim = x.ndim();
+        int[] reduced = normalizeAxes(axes, ndim, kind.name());
+        boolean[] isReduced = new boolean[ndim];
+        for (int axis : reduced) {
+            isReduced[axis] = true;
+        }
+        Chunks chunks = x.chunks();
+        chunks.requireKnownShape(kind.name());
+        int perAxis = Math.max((int) Math.pow(splitEvery, 1.0 / Math.max(1, reduced.length)), 2);
+        String token = Tokens.token(kind.toString(), x.name(), reduced, keepdims, splitEvery);
+
+        String letters = CreationLayer.AXIS_LETTERS.substring(0, ndim);
+        Map<Character, Integer> counts = new HashMap<>();
+        for (int axis = 0; axis < ndim; axis++) {
+            counts.put(letters.charAt(axis), chunks.blockCount(axis));
+        }
+        String chunkName = kind.name() + "-chunk-" + token;
+        BlockwiseLayer chunkLayer = new BlockwiseLayer(chunkName, letters, new ChunkStep(kind, reduced, chunks),
+                List.of(BlockwiseArgument.blocks(x.name(), letters, x.numBlocks()), BlockwiseArgument.blockIndex(letters)), counts, null);
+        HighLevelGraph graph = x.graph().with(chunkLayer, Set.of(x.name()));
+
+        int[] gridCounts = x.numBlocks();
+        String level = chunkName;
+        int depth = 1;
+        for (int axis : reduced) {
+            depth = Math.max(depth, (int) Math.ceil(Math.log(gridCounts[axis]) / Math.log(perAxis) - 1e-9));
+        }
+        for (int step = 1; step < depth; step++) {
+            String next = kind.name() + "-partial-" + step + "-" + token;
+            int[] nextCounts = gridCounts.clone();
+            for (int axis : reduced) {
+                nextCounts[axis] = (gridCounts[axis] + perAxis - 1) / perAxis;
+            }
+            Map<Key, Task> tasks = groupTasks(level, next, gridCounts, nextCounts, reduced, perAxis, new CombineStep(kind, reduced), true);
+            graph = graph.with(new MaterializedLayer(next, tasks), Set.of(level));
+            level = next;
+            gridCounts = nextCounts;
+        }
+        String name = kind.name() + "-aggregate-" + token;
+        int[] finalCounts = gridCounts.clone();
+        for (int axis : reduced) {
+            finalCounts[axis] = 1;
+        }
+        Map<Key, Task> tasks = groupTasks(level, name, gridCounts, finalCounts, reduced, Integer.MAX_VALUE, new FinishStep(kind, reduced, keepdims), keepdims);
+        graph = graph.with(new MaterializedLayer(name, tasks), Set.of(level));
+
+        List<long[]> outputChunks = new ArrayList<>();
+        for (int axis = 0; axis < ndim; axis++) {
+            if (!isReduced[axis]) {
+                outputChunks.add(chunks.axis(axis));
+            } else if (keepdims) {
+                outputChunks.add(new long[] {1});
+            }
+        }
+        Chunks resultChunks = Chunks.of(outputChunks.toArray(long[][]::new));
+        return new ChunkedArray(graph, name, resultChunks, ChunkedArray.metaOf(outputMeta.dtype(), resultChunks.ndim()));
+    }
+
+    /** Sorted distinct axes in range; all axes for null. */
+    static int[] normalizeAxes(int[] axes, int ndim, String operation) {
+        if (axes == null) {
+            int[] all = new int[ndim];
+            Arrays.setAll(all, axis -> axis);
+            return all;
+        }
+        boolean[] seen = new boolean[ndim];
+        for (int axis : axes) {
+            int normalized = axis < 0 ? axis + ndim : axis;
+            if (normalized < 0 || normalized >= ndim) {
+                throw new AxisException(axis, ndim);
+            }
+            if (seen[normalized]) {
+                throw new IllegalArgumentException(operation + ": duplicate value in axis " + Arrays.toString(axes));
+            }
+            seen[normalized] = true;
+        }
+        int[] sorted = new int[axes.length];
+        int position = 0;
+        for (int axis = 0; axis < ndim; axis++) {
+            if (seen[axis]) {
+                sorted[position++] = axis;
+            }
+        }
+        return sorted;
+    }
+
+    /**
+     * Tasks of one tree level: each output block reads a group of input blocks along the reduced
+     * axes, as nested lists (outer list = first reduced axis).
+     */
+    private static Map<Key, Task> groupTasks(String input, String output, int[] inputCounts, int[] outputCounts, int[] reduced, int groupSize,
+                                             TaskFunction step, boolean keepReducedAxes) {
+        Map<Key, Task> tasks = new LinkedHashMap<>();
+        BlockGrid.forEach(outputCounts, index -> {
+            Object group = nestedGroup(input, index.clone(), inputCounts, reduced, groupSize, 0, index);
+            tasks.put(Key.of(output, keptIndex(index, reduced, keepReducedAxes)), Task.call(step, group));
+        });
+        return tasks;
+    }
+
+    private static Object nestedGroup(String input, int[] inputIndex, int[] inputCounts, int[] reduced, int groupSize, int depth, int[] outputIndex) {
+        if (depth == reduced.length) {
+            return Key.of(input, inputIndex);
+        }
+        int axis = reduced[depth];
+        int first = groupSize == Integer.MAX_VALUE ? 0 : outputIndex[axis] * groupSize;
+        int last = groupSize == Integer.MAX_VALUE ? inputCounts[axis] : Math.min(inputCounts[axis], first + groupSize);
+        List<Object> items = new ArrayList<>(last - first);
+        for (int block = first; block < last; block++) {
+            inputIndex[axis] = block;
+            items.add(nestedGroup(input, inputIndex.clone(), inputCounts, reduced, groupSize, depth + 1, outputIndex));
+        }
+        return items;
+    }
+
+    private static int[] keptIndex(int[] index, int[] reduced, boolean keep) {
+        if (keep) {
+            return index;
+        }
+        int[] kept = new int[index.length - reduced.length];
+        int position = 0;
+        for (int axis = 0; axis < index.length; axis++) {
+            if (Arrays.binarySearch(reduced, axis) < 0) {
+                kept[position++] = index[axis];
+            }
+        }
+        return kept;
+    }
+
+    /** Partials of a nested group joined along the reduced axes, component by component. */
+    static NDArray[] join(Object group, int[] reduced, int depth) {
+        if (!(group instanceof List<?> items)) {
+            return (NDArray[]) group;
+        }
+        List<NDArray[]> parts = new ArrayList<>(items.size());
+        for (Object item : items) {
+            parts.add(join(item, reduced, depth + 1));
+        }
+        if (parts.size() == 1) {
+            return parts.getFirst();
+        }
+        NDArray[] joined = new NDArray[parts.getFirst().length];
+        for (int component = 0; component < joined.length; component++) {
+            List<NDArray> pieces = new ArrayList<>(parts.size());
+            for (NDArray[] part : parts) {
+                pieces.add(part[component]);
+            }
+            joined[component] = Joining.concatenate(pieces, reduced[depth]);
+        }
+        return joined;
+    }
+
+    /** The chunk step: the partial of one block, which knows where the block sits. */
+    record ChunkStep(ReductionKind kind, int[] axes, Chunks chunks) implements TaskFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(List<Object> arguments) {
+            NDArray block = (NDArray) arguments.get(0);
+            int[] index = (int[]) arguments.get(1);
+            long[] start = new long[index.length];
+            for (int axis = 0; axis < index.length; axis++) {
+                for (int previous = 0; previous < index[axis]; previous++) {
+                    start[axis] += chunks.length(axis, previous);
+                }
+            }
+            return kind.chunk(block, axes, new ReductionKind.BlockPlace(start, chunks.shape()));
+        }
+
+        @Override
+        public String displayName() {
+            return kind.name() + "-chunk";
+        }
+    }
+
+    /** A middle level: partials of a group combined into one. */
+    record CombineStep(ReductionKind kind, int[] axes) implements TaskFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(List<Object> arguments) {
+            return kind.combine(join(arguments.getFirst(), axes, 0), axes);
+        }
+
+        @Override
+        public String displayName() {
+            return kind.name() + "-partial";
+        }
+    }
+
+    /** The last level: the result block from all partials along the reduced axes. */
+    record FinishStep(ReductionKind kind, int[] axes, boolean keepdims) implements TaskFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(List<Object> arguments) {
+            return kind.finish(join(arguments.getFirst(), axes, 0), axes, keepdims);
+        }
+
+        @Override
+        public String displayName() {
+            return kind.name() + "-aggregate";
+        }
+    }
+}
