@@ -44,6 +44,17 @@ class ChunkConformanceTest {
             "elemwise_chunks", ChunkConformanceTest::elementwiseChunks,
             "reduction_chunks", ChunkConformanceTest::reductionChunks);
 
+    /**
+     * Golden cases we believe are wrong. They still run and are reported as failing; the suite
+     * fails if one of them starts to pass (the corpus was fixed: remove it here) or fails otherwise.
+     * argmax with axis=None and keepdims=True: NumPy 2.4 and Dask 2022.12 (run here: {@code
+     * da.zeros((2, 12), chunks=(1, 12)).argmax(axis=None, keepdims=True)}) both give shape (1, 1)
+     * with chunks ((1,), (1,)); these cases expect the keepdims=False shape ().
+     */
+    private static final Map<String, String> DISPUTED = Map.of(
+            "reduction_chunks-p00089", "shape [1, 1], expected []",
+            "reduction_chunks-p00109", "shape [1], expected []");
+
     static boolean isChunkSuite(String suite) {
         return suite.endsWith("_chunks");
     }
@@ -63,15 +74,22 @@ class ChunkConformanceTest {
         }
         int passed = 0;
         List<String> failures = new ArrayList<>();
+        List<String> disputed = new ArrayList<>();
         for (CorpusCase testCase : cases) {
             String mismatch = outcome(testCase, runner);
-            if (mismatch == null) {
+            String dispute = DISPUTED.get(testCase.id());
+            if (dispute != null && dispute.equals(mismatch)) {
+                disputed.add(testCase.id() + ": " + mismatch);
+            } else if (dispute != null) {
+                failures.add(testCase.id() + ": a disputed case now gives " + (mismatch == null ? "the expected result" : mismatch) + "; review DISPUTED");
+            } else if (mismatch == null) {
                 passed++;
             } else {
                 failures.add(testCase.id() + ": " + mismatch);
             }
         }
-        System.out.println("conformance " + suite + ": " + passed + " passed, " + failures.size() + " failed");
+        System.out.println("conformance " + suite + ": " + passed + " passed, " + (failures.size() + disputed.size()) + " failed"
+                + (disputed.isEmpty() ? "" : " (" + disputed.size() + " of them disputed, see DISPUTED: " + String.join("; ", disputed) + ")"));
         if (!failures.isEmpty()) {
             fail(failures.size() + " of " + cases.size() + " cases of suite " + suite + " failed, the first:\n  "
                     + String.join("\n  ", failures.subList(0, Math.min(20, failures.size()))));

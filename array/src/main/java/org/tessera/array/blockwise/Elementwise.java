@@ -29,6 +29,11 @@ public final class Elementwise {
         if (ufunc.nout() != 1) {
             throw new IllegalArgumentException(ufunc.name() + " has " + ufunc.nout() + " outputs; use applyAll");
         }
+        return applyAll(ufunc, operands).getFirst();
+    }
+
+    /** Every output of {@code ufunc(operands...)} (two for divmod), each its own chunked array. */
+    public static List<ChunkedArray> applyAll(Ufunc ufunc, Object... operands) {
         List<Object> arguments = new ArrayList<>(operands.length);
         int ndim = 0;
         List<long[]> shapes = new ArrayList<>();
@@ -49,26 +54,32 @@ public final class Elementwise {
         for (int position = 0; position < metas.length; position++) {
             metas[position] = arguments.get(position) instanceof ChunkedArray array ? array.meta() : arguments.get(position);
         }
-        NDArray meta = ufunc.apply(metas);
-        Blockwise.Builder builder = Blockwise.of(ufunc.name(), new UfuncBlock(ufunc), output).meta(ChunkedArray.metaOf(meta.dtype(), ndim));
-        for (Object argument : arguments) {
-            if (argument instanceof ChunkedArray array) {
-                builder.input(array, output.substring(ndim - array.ndim()));
-            } else {
-                builder.constant(argument);
+        NDArray[] metaOutputs = ufunc.applyAll(metas);
+        List<ChunkedArray> results = new ArrayList<>(metaOutputs.length);
+        for (int outputIndex = 0; outputIndex < metaOutputs.length; outputIndex++) {
+            String label = metaOutputs.length == 1 ? ufunc.name() : ufunc.name() + "-" + outputIndex;
+            Blockwise.Builder builder = Blockwise.of(label, new UfuncBlock(ufunc, outputIndex), output)
+                    .meta(ChunkedArray.metaOf(metaOutputs[outputIndex].dtype(), ndim));
+            for (Object argument : arguments) {
+                if (argument instanceof ChunkedArray array) {
+                    builder.input(array, output.substring(ndim - array.ndim()));
+                } else {
+                    builder.constant(argument);
+                }
             }
+            results.add(builder.build());
         }
-        return builder.build();
+        return results;
     }
 
-    /** Applies the ufunc to the blocks and scalars of one output block. */
-    record UfuncBlock(Ufunc ufunc) implements BlockFunction {
+    /** Applies the ufunc to the blocks and scalars of one output block and keeps one output. */
+    record UfuncBlock(Ufunc ufunc, int output) implements BlockFunction {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public NDArray apply(List<Object> arguments) {
-            return ufunc.apply(arguments.toArray());
+            return output == 0 && ufunc.nout() == 1 ? ufunc.apply(arguments.toArray()) : ufunc.applyAll(arguments.toArray())[output];
         }
     }
 }

@@ -40,10 +40,20 @@ public record ArgKind(String name, boolean largest, boolean skipNan, boolean fla
     @Override
     public NDArray[] combine(NDArray[] joined, int[] axes) {
         if (flat) {
-            NDArray values = joined[0].ravel();
+            // Partials joined in block-grid order are not in flat order (a later block can start
+            // earlier in C order), so candidates are put in position order before the first best wins.
+            NDArray positions = joined[1].ravel();
+            Integer[] byPosition = new Integer[(int) positions.size()];
+            for (int candidate = 0; candidate < byPosition.length; candidate++) {
+                byPosition[candidate] = candidate;
+            }
+            java.util.Arrays.sort(byPosition, java.util.Comparator.comparingLong(candidate -> positions.getLong((long) candidate)));
+            NDArray order = NDArrays.array(java.util.Arrays.stream(byPosition).mapToLong(Integer::longValue).toArray());
+            NDArray values = NDArrays.get(joined[0].ravel(), Index.of(order));
+            NDArray orderedPositions = NDArrays.get(positions, Index.of(order));
             long winner = best(values, 0).getLong(0);
             long[] kept = ones(joined[0].ndim());
-            return new NDArray[] {values.slice(0, winner, 1, 1).copy().reshape(kept), joined[1].ravel().slice(0, winner, 1, 1).copy().reshape(kept)};
+            return new NDArray[] {values.slice(0, winner, 1, 1).copy().reshape(kept), orderedPositions.slice(0, winner, 1, 1).copy().reshape(kept)};
         }
         int axis = axes[0];
         NDArray winner = best(joined[0], axis);

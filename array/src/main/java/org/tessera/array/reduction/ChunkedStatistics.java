@@ -126,10 +126,7 @@ public final class ChunkedStatistics {
         return TreeReduction.reduce(x, typed, request.axes(), request.keepdims(), request.splitEvery(), NDArray.zeros(resultType, 0));
     }
 
-    /**
-     * argmax along {@code axis}, or over the flattened array when it is null; then, as in Dask, the
-     * result is 0-d whatever {@code keepdims} says.
-     */
+    /** argmax along {@code axis}, or over the flattened array when it is null. */
     public static ChunkedArray argmax(ChunkedArray x, Integer axis, boolean keepdims) {
         return arg(x, axis, keepdims, true, false);
     }
@@ -150,7 +147,7 @@ public final class ChunkedStatistics {
         String name = (skipNan ? "nanarg" : "arg") + (largest ? "max" : "min");
         ArgKind kind = new ArgKind(name, largest, skipNan, axis == null);
         int[] axes = axis == null ? null : new int[] {axis};
-        return TreeReduction.reduce(x, kind, axes, keepdims && axis != null, TreeReduction.DEFAULT_SPLIT_EVERY, NDArray.zeros(DType.INT64, 0));
+        return TreeReduction.reduce(x, kind, axes, keepdims, TreeReduction.DEFAULT_SPLIT_EVERY, NDArray.zeros(DType.INT64, 0));
     }
 
     public static ChunkedArray cumsum(ChunkedArray x, Integer axis, DType dtype) {

@@ -139,15 +139,20 @@ public final class Kinds {
         public NDArray[] combine(NDArray[] joined, int[] axes) {
             Options keep = new Options(axes, null, true, null, null);
             NDArray count = Statistics.sum(joined[0], keep);
-            NDArray weighted = Statistics.sum(Ufuncs.MULTIPLY.apply(joined[0], joined[1]), keep);
+            // A block with no values (all NaN, for the nan-variants) has mean NaN and count 0: it must add nothing.
+            NDArray weighted = blockSum(Ufuncs.MULTIPLY.apply(joined[0], joined[1]), keep);
             NDArray mean = Ufuncs.TRUE_DIVIDE.apply(weighted, count);
             if (order == 1) {
                 return new NDArray[] {count, mean};
             }
             NDArray shift = Ufuncs.SUBTRACT.apply(joined[1], mean);
-            NDArray between = Statistics.sum(Ufuncs.MULTIPLY.apply(joined[0], Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(shift))), keep);
+            NDArray between = blockSum(Ufuncs.MULTIPLY.apply(joined[0], Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(shift))), keep);
             NDArray m2 = Ufuncs.ADD.apply(Statistics.sum(joined[2], keep), between);
             return new NDArray[] {count, mean, m2};
+        }
+
+        private NDArray blockSum(NDArray terms, Options keep) {
+            return skipNan ? Statistics.nansum(terms, keep) : Statistics.sum(terms, keep);
         }
 
         @Override

@@ -145,7 +145,9 @@ public final class HighLevelGraph {
         for (String name : names) {
             if (kept.containsKey(name)) {
                 ordered.put(name, kept.get(name));
-                keptDependencies.put(name, dependencies(name));
+                Set<String> reads = new LinkedHashSet<>(dependencies(name));
+                reads.retainAll(kept.keySet());
+                keptDependencies.put(name, reads);
             }
         }
         return new HighLevelGraph(ordered, keptDependencies);
