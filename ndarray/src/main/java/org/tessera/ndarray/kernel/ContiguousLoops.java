@@ -54,36 +54,58 @@ public final class ContiguousLoops {
             return sum;
         }
         if (count <= 128) {
-            double r0 = segment.get(Elements.F64, offset);
-            double r1 = segment.get(Elements.F64, offset + byteStride);
-            double r2 = segment.get(Elements.F64, offset + 2 * byteStride);
-            double r3 = segment.get(Elements.F64, offset + 3 * byteStride);
-            double r4 = segment.get(Elements.F64, offset + 4 * byteStride);
-            double r5 = segment.get(Elements.F64, offset + 5 * byteStride);
-            double r6 = segment.get(Elements.F64, offset + 6 * byteStride);
-            double r7 = segment.get(Elements.F64, offset + 7 * byteStride);
-            long i = 8;
-            for (; i < count - count % 8; i += 8) {
-                long at = offset + i * byteStride;
-                r0 += segment.get(Elements.F64, at);
-                r1 += segment.get(Elements.F64, at + byteStride);
-                r2 += segment.get(Elements.F64, at + 2 * byteStride);
-                r3 += segment.get(Elements.F64, at + 3 * byteStride);
-                r4 += segment.get(Elements.F64, at + 4 * byteStride);
-                r5 += segment.get(Elements.F64, at + 5 * byteStride);
-                r6 += segment.get(Elements.F64, at + 6 * byteStride);
-                r7 += segment.get(Elements.F64, at + 7 * byteStride);
-            }
-            double sum = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7));
-            for (; i < count; i++) {
-                sum += segment.get(Elements.F64, offset + i * byteStride);
-            }
-            return sum;
+            return byteStride == 8 ? blockSumContiguous(segment, offset, count) : blockSum(segment, offset, byteStride, count);
         }
         long half = count / 2;
         half -= half % 8;
         return pairwiseSumFloat64(segment, offset, byteStride, half)
                 + pairwiseSumFloat64(segment, offset + half * byteStride, byteStride, count - half);
+    }
+
+    /** Eight interleaved partial sums over 8..128 elements; the constant stride lets C2 keep them in registers. */
+    private static double blockSumContiguous(MemorySegment segment, long offset, long count) {
+        long end = offset + (count - count % 8) * 8;
+        double r0 = segment.get(Elements.F64, offset);
+        double r1 = segment.get(Elements.F64, offset + 8);
+        double r2 = segment.get(Elements.F64, offset + 16);
+        double r3 = segment.get(Elements.F64, offset + 24);
+        double r4 = segment.get(Elements.F64, offset + 32);
+        double r5 = segment.get(Elements.F64, offset + 40);
+        double r6 = segment.get(Elements.F64, offset + 48);
+        double r7 = segment.get(Elements.F64, offset + 56);
+        for (long at = offset + 64; at < end; at += 64) {
+            r0 += segment.get(Elements.F64, at);
+            r1 += segment.get(Elements.F64, at + 8);
+            r2 += segment.get(Elements.F64, at + 16);
+            r3 += segment.get(Elements.F64, at + 24);
+            r4 += segment.get(Elements.F64, at + 32);
+            r5 += segment.get(Elements.F64, at + 40);
+            r6 += segment.get(Elements.F64, at + 48);
+            r7 += segment.get(Elements.F64, at + 56);
+        }
+        double sum = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7));
+        for (long at = end; at < offset + count * 8; at += 8) {
+            sum += segment.get(Elements.F64, at);
+        }
+        return sum;
+    }
+
+    private static double blockSum(MemorySegment segment, long offset, long byteStride, long count) {
+        double[] partial = new double[8];
+        for (int lane = 0; lane < 8; lane++) {
+            partial[lane] = segment.get(Elements.F64, offset + lane * byteStride);
+        }
+        long i = 8;
+        for (; i < count - count % 8; i += 8) {
+            for (int lane = 0; lane < 8; lane++) {
+                partial[lane] += segment.get(Elements.F64, offset + (i + lane) * byteStride);
+            }
+        }
+        double sum = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+        for (; i < count; i++) {
+            sum += segment.get(Elements.F64, offset + i * byteStride);
+        }
+        return sum;
     }
 
     /** The same pairwise summation over a lane buffer (float32 and float16 sums, widened). */
