@@ -6,9 +6,10 @@ import java.lang.foreign.ValueLayout;
 import org.tessera.ndarray.dtype.DType;
 
 /**
- * Block moves between strided memory and the two computing lanes of the ufunc loops: {@code long[]}
- * for bool and integers (unsigned zero-extended, uint64 as raw bits) and {@code double[]} for
- * floats (float16 and float32 widened exactly). The dtype switch sits outside each counted loop, so
+ * Block moves between strided memory and the three computing lanes of the ufunc loops: {@code long[]}
+ * for bool and integers (unsigned zero-extended, uint64 as raw bits), {@code double[]} for floats
+ * (float16 and float32 widened exactly) and {@code double[]} of interleaved real and imaginary
+ * parts, twice as long, for complex types. The dtype switch sits outside each counted loop, so
  * every loop is a plain typed copy the JIT compiles once per dtype.
  */
 public final class Lanes {
@@ -114,12 +115,37 @@ public final class Lanes {
 
     /** A lane buffer for {@code count} values of {@code dtype}. */
     public static Object buffer(DType dtype, int count) {
-        return isLongLane(dtype) ? new long[count] : new double[count];
+        return isLongLane(dtype) ? new long[count] : new double[dtype.isComplex() ? 2 * count : count];
+    }
+
+    /** Loads {@code count} complex elements as interleaved (real, imaginary) doubles. */
+    public static void loadComplex(DType dtype, MemorySegment segment, long offset, long stride, double[] target, int count) {
+        if (dtype == DType.COMPLEX64) {
+            for (int i = 0; i < count; i++) {
+                target[2 * i] = segment.get(Elements.F32, offset + i * stride);
+                target[2 * i + 1] = segment.get(Elements.F32, offset + i * stride + 4);
+            }
+        } else {
+            for (int i = 0; i < count; i++) {
+                target[2 * i] = segment.get(Elements.F64, offset + i * stride);
+                target[2 * i + 1] = segment.get(Elements.F64, offset + i * stride + 8);
+            }
+        }
+    }
+
+    /** Stores interleaved complex values from index {@code sourceStart} (counted in elements). */
+    public static void storeComplex(DType dtype, double[] source, int sourceStart, MemorySegment segment, long offset, long stride, int count) {
+        for (int i = 0; i < count; i++) {
+            int at = 2 * (sourceStart + i);
+            Elements.storeComplex(dtype, segment, offset + i * stride, source[at], source[at + 1]);
+        }
     }
 
     /** Loads {@code count} elements of {@code dtype} into its lane buffer. */
     public static void load(DType dtype, MemorySegment segment, long offset, long stride, Object target, int count) {
-        if (isLongLane(dtype)) {
+        if (dtype.isComplex()) {
+            loadComplex(dtype, segment, offset, stride, (double[]) target, count);
+        } else if (isLongLane(dtype)) {
             loadLongs(dtype, segment, offset, stride, (long[]) target, count);
         } else {
             loadDoubles(dtype, segment, offset, stride, (double[]) target, count);
@@ -128,7 +154,9 @@ public final class Lanes {
 
     /** Stores {@code source[sourceStart, sourceStart + count)} of {@code dtype}'s lane. */
     public static void store(DType dtype, Object source, int sourceStart, MemorySegment segment, long offset, long stride, int count) {
-        if (isLongLane(dtype)) {
+        if (dtype.isComplex()) {
+            storeComplex(dtype, (double[]) source, sourceStart, segment, offset, stride, count);
+        } else if (isLongLane(dtype)) {
             storeLongs(dtype, (long[]) source, sourceStart, segment, offset, stride, count);
         } else {
             storeDoubles(dtype, (double[]) source, sourceStart, segment, offset, stride, count);
@@ -137,6 +165,10 @@ public final class Lanes {
 
     /** Casts lane values of {@code from} into the lane buffer of {@code to}, as NumPy's unsafe cast. */
     public static void convert(DType from, Object source, DType to, Object target, int count) {
+        if (from.isComplex() || to.isComplex()) {
+            convertComplex(from, source, to, target, count);
+            return;
+        }
         boolean fromLong = isLongLane(from);
         boolean toLong = isLongLane(to);
         if (fromLong && toLong) {
@@ -149,6 +181,30 @@ public final class Lanes {
         } else {
             System.arraycopy(source, 0, target, 0, count);
             roundTo(to, (double[]) target, count);
+        }
+    }
+
+    /** Casts into or out of the complex lane through the real lane of the part type. */
+    private static void convertComplex(DType from, Object source, DType to, Object target, int count) {
+        if (from.isComplex() && to.isComplex()) {
+            double[] values = (double[]) target;
+            System.arraycopy(source, 0, values, 0, 2 * count);
+            roundTo(to.realType(), values, 2 * count);
+        } else if (to.isComplex()) {
+            double[] reals = new double[count];
+            convert(from, source, to.realType(), reals, count);
+            double[] values = (double[]) target;
+            for (int i = 0; i < count; i++) {
+                values[2 * i] = reals[i];
+                values[2 * i + 1] = 0.0;
+            }
+        } else {
+            double[] complexValues = (double[]) source;
+            double[] reals = new double[count];
+            for (int i = 0; i < count; i++) {
+                reals[i] = complexValues[2 * i];
+            }
+            convert(from.realType(), reals, to, target, count);
         }
     }
 

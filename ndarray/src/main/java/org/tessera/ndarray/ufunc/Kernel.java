@@ -8,7 +8,8 @@ import java.util.function.LongUnaryOperator;
 
 /**
  * The computation of one output of a loop, written once per loop kind over the computing lanes
- * ({@code double[]} for floats, {@code long[]} for bool and integers, bools as 0/1). A kernel sees
+ * ({@code double[]} for floats, {@code long[]} for bool and integers, bools as 0/1, interleaved
+ * {@code double[]} pairs for complex). A kernel sees
  * lane buffers, never dtypes: the loads before it and the store after it do the widths, the
  * signedness and the casts, so one scalar function serves every dtype of its lane.
  */
@@ -154,6 +155,71 @@ sealed interface Kernel {
             long[] condition = (long[]) inputs[0];
             for (int i = 0; i < count; i++) {
                 System.arraycopy(condition[i] != 0 ? inputs[1] : inputs[2], i, output, i, 1);
+            }
+        }
+    }
+
+    /** One complex result from one complex value, written at {@code result[at]} (real) and {@code result[at + 1]}. */
+    @FunctionalInterface
+    interface ComplexUnaryOperator {
+        void apply(double real, double imag, double[] result, int at);
+    }
+
+    /** One complex result from two complex values. */
+    @FunctionalInterface
+    interface ComplexBinaryOperator {
+        void apply(double real, double imag, double otherReal, double otherImag, double[] result, int at);
+    }
+
+    /** A real result from a complex value (absolute). */
+    @FunctionalInterface
+    interface ComplexToDouble {
+        double apply(double real, double imag);
+    }
+
+    /** D->D over interleaved lanes. */
+    record ComplexUnary(ComplexUnaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] result = (double[]) output;
+            for (int i = 0; i < 2 * count; i += 2) {
+                function.apply(x[i], x[i + 1], result, i);
+            }
+        }
+    }
+
+    /** DD->D over interleaved lanes. */
+    record ComplexBinary(ComplexBinaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] y = (double[]) inputs[1];
+            double[] result = (double[]) output;
+            for (int i = 0; i < 2 * count; i += 2) {
+                function.apply(x[i], x[i + 1], y[i], y[i + 1], result, i);
+            }
+        }
+    }
+
+    /** D->d */
+    record ComplexReal(ComplexToDouble function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] result = (double[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = function.apply(x[2 * i], x[2 * i + 1]);
+            }
+        }
+    }
+
+    /** DD->? : both parts compared. */
+    record ComplexEquality(boolean equal) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] y = (double[]) inputs[1];
+            long[] result = (long[]) output;
+            for (int i = 0; i < count; i++) {
+                boolean same = x[2 * i] == y[2 * i] && x[2 * i + 1] == y[2 * i + 1];
+                result[i] = same == equal ? 1 : 0;
             }
         }
     }

@@ -9,28 +9,29 @@ import org.tessera.ndarray.kernel.ContiguousLoops;
 import org.tessera.ndarray.kernel.Lanes;
 
 /**
- * Folds runs of elements with a binary loop's scalar function: the engine of reduce, accumulate
- * and reduceat. Runs are loaded a block at a time into one lane buffer; float additions are summed
- * pairwise within each block (a float64 run without mask in one pairwise pass, as NumPy's
- * unbuffered inner loop), every other operation strictly left to right.
+ * Folds runs of elements with a binary loop: the engine of reduce, accumulate and reduceat. Runs
+ * are loaded a block at a time into one lane buffer. Float additions are summed pairwise within
+ * each block (a float64 run without mask in one pairwise pass, as NumPy's unbuffered inner loop);
+ * other real operations fold left to right through the kernel's scalar function; complex loops,
+ * which have none, step their kernel one element at a time.
  */
 final class RowFold {
     private final DType dtype;
+    private final Kernel kernel;
     private final DoubleBinaryOperator doubleOperator;
     private final LongBinaryOperator longOperator;
     private final boolean pairwise;
-    private final double[] doubles;
-    private final long[] longs;
+    private final int width;
+    private final Object lane;
     private final long[] mask;
 
-    /** The accumulator: whether it holds a value yet, and the value in its lane. */
+    /** The accumulator: whether it holds a value yet, and the value as a one-element lane. */
     private boolean started;
-    private double doubleValue;
-    private long longValue;
+    private final Object accumulator;
 
     RowFold(Ufunc ufunc, Loop loop) {
         this.dtype = loop.outputs().getFirst();
-        Kernel kernel = loop.kernels().getFirst();
+        this.kernel = loop.kernels().getFirst();
         this.doubleOperator = switch (kernel) {
             case Kernel.DoubleBinary(DoubleBinaryOperator function) -> function;
             default -> null;
@@ -40,22 +41,19 @@ final class RowFold {
             case Kernel.LongCompare(Kernel.LongRelation relation) -> (a, b) -> relation.test(a, b) ? 1 : 0;
             default -> null;
         };
-        if (doubleOperator == null && longOperator == null) {
-            throw new IllegalArgumentException("reduction is only supported for binary ufuncs with one output, not " + ufunc.name());
-        }
         this.pairwise = ufunc == Ufuncs.ADD && doubleOperator != null;
-        this.doubles = new double[Elementwise.BLOCK];
-        this.longs = new long[Elementwise.BLOCK];
+        this.width = dtype.isComplex() ? 2 : 1;
+        this.lane = Lanes.buffer(dtype, Elementwise.BLOCK);
         this.mask = new long[Elementwise.BLOCK];
+        this.accumulator = Lanes.buffer(dtype, 1);
     }
 
-    DType dtype() { return dtype; }
-
-    /** Starts a new fold, empty or from the element at {@code offset} of {@code segment}. */
+    /** Starts a new, empty fold. */
     void reset() {
         started = false;
     }
 
+    /** Starts a new fold from the element at {@code offset} of {@code segment}. */
     void startFrom(MemorySegment segment, long offset) {
         started = false;
         fold(segment, offset, 0, 1, null, 0, 0);
@@ -74,22 +72,21 @@ final class RowFold {
         }
         for (long start = 0; start < count; start += Elementwise.BLOCK) {
             int blockCount = (int) Math.min(Elementwise.BLOCK, count - start);
-            Object lane = Lanes.isLongLane(dtype) ? longs : doubles;
             Lanes.load(dtype, segment, offset + start * stride, stride, lane, blockCount);
             if (maskSegment != null) {
                 Lanes.loadLongs(DType.BOOL, maskSegment, maskOffset + start * maskStride, maskStride, mask, blockCount);
-                blockCount = compactSelected(lane, blockCount);
+                blockCount = compactSelected(blockCount);
             }
             foldBlock(blockCount);
         }
     }
 
     /** Moves the selected values to the front of the lane buffer; returns how many there are. */
-    private int compactSelected(Object lane, int count) {
+    private int compactSelected(int count) {
         int kept = 0;
         for (int i = 0; i < count; i++) {
             if (mask[i] != 0) {
-                System.arraycopy(lane, i, lane, kept++, 1);
+                System.arraycopy(lane, i * width, lane, kept++ * width, width);
             }
         }
         return kept;
@@ -100,58 +97,69 @@ final class RowFold {
             return;
         }
         if (pairwise) {
-            add(ContiguousLoops.pairwiseSum(doubles, 0, count));
+            add(ContiguousLoops.pairwiseSum((double[]) lane, 0, count));
             return;
         }
         int i = 0;
         if (!started) {
-            doubleValue = doubles[0];
-            longValue = longs[0];
+            System.arraycopy(lane, 0, accumulator, 0, width);
             started = true;
             i = 1;
         }
         if (doubleOperator != null) {
-            double value = doubleValue;
+            double[] values = (double[]) lane;
+            double value = ((double[]) accumulator)[0];
             for (; i < count; i++) {
-                value = doubleOperator.applyAsDouble(value, doubles[i]);
+                value = doubleOperator.applyAsDouble(value, values[i]);
             }
-            doubleValue = value;
+            ((double[]) accumulator)[0] = value;
+        } else if (longOperator != null) {
+            long[] values = (long[]) lane;
+            long value = ((long[]) accumulator)[0];
+            for (; i < count; i++) {
+                value = longOperator.applyAsLong(value, values[i]);
+            }
+            ((long[]) accumulator)[0] = value;
         } else {
-            long value = longValue;
             for (; i < count; i++) {
-                value = longOperator.applyAsLong(value, longs[i]);
+                step(i);
             }
-            longValue = value;
         }
     }
 
+    /** accumulator = kernel(accumulator, lane[i]) through the kernel's own block form. */
+    private void step(int i) {
+        Object element = Lanes.buffer(dtype, 1);
+        System.arraycopy(lane, i * width, element, 0, width);
+        kernel.apply(new Object[] {accumulator, element}, accumulator, 1);
+    }
+
     private void add(double sum) {
-        doubleValue = started ? doubleValue + sum : sum;
+        double[] value = (double[]) accumulator;
+        value[0] = started ? value[0] + sum : sum;
         started = true;
     }
 
     /**
-     * Accumulate: each element is replaced, in place in the lane buffer and then in {@code target},
-     * by the fold of the elements up to it.
+     * Accumulate: each element is replaced, in the lane buffer and then in {@code target}, by the
+     * fold of the elements up to it.
      */
     void scan(MemorySegment segment, long offset, long stride, long count, MemorySegment target, long targetOffset, long targetStride) {
-        boolean longLane = Lanes.isLongLane(dtype);
-        Object lane = longLane ? longs : doubles;
         for (long start = 0; start < count; start += Elementwise.BLOCK) {
             int blockCount = (int) Math.min(Elementwise.BLOCK, count - start);
             Lanes.load(dtype, segment, offset + start * stride, stride, lane, blockCount);
             for (int i = 0; i < blockCount; i++) {
                 if (!started) {
-                    doubleValue = doubles[i];
-                    longValue = longs[i];
+                    System.arraycopy(lane, i * width, accumulator, 0, width);
                     started = true;
-                } else if (longLane) {
-                    longValue = longOperator.applyAsLong(longValue, longs[i]);
+                } else if (longOperator != null) {
+                    ((long[]) accumulator)[0] = longOperator.applyAsLong(((long[]) accumulator)[0], ((long[]) lane)[i]);
+                } else if (doubleOperator != null) {
+                    ((double[]) accumulator)[0] = doubleOperator.applyAsDouble(((double[]) accumulator)[0], ((double[]) lane)[i]);
                 } else {
-                    doubleValue = doubleOperator.applyAsDouble(doubleValue, doubles[i]);
+                    step(i);
                 }
-                doubles[i] = doubleValue;
-                longs[i] = longValue;
+                System.arraycopy(accumulator, 0, lane, i * width, width);
             }
             Lanes.store(dtype, lane, 0, target, targetOffset + start * targetStride, targetStride, blockCount);
         }
@@ -159,10 +167,6 @@ final class RowFold {
 
     /** Stores the accumulator, rounded or wrapped to the dtype, at {@code offset}. */
     void store(MemorySegment target, long offset) {
-        if (Lanes.isLongLane(dtype)) {
-            Lanes.storeLongs(dtype, new long[] {longValue}, 0, target, offset, 0, 1);
-        } else {
-            Lanes.storeDoubles(dtype, new double[] {doubleValue}, 0, target, offset, 0, 1);
-        }
+        Lanes.store(dtype, accumulator, 0, target, offset, 0, 1);
     }
 }

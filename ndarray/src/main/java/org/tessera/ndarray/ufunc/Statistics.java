@@ -164,13 +164,16 @@ public final class Statistics {
      */
     private static NDArray variance(NDArray x, Options options, long ddof, NDArray present) {
         DType accumulation = accumulationType(x.dtype(), options.dtype());
-        DType result = resultType(x.dtype(), options.dtype());
+        DType result = resultType(x.dtype(), options.dtype()).realType();
         Options kept = options.withKeepdims(true).withDtype(accumulation).withWhere(present);
         Object counts = present == null ? count(x, kept) : sum(present, kept.withDtype(DType.INT64).withWhere(null));
         NDArray mean = divideByCount(sum(x, kept), counts, accumulation);
         NDArray deviation = Ufuncs.SUBTRACT.apply(x.dtype() == accumulation ? x : x.astype(accumulation), mean);
-        NDArray squares = Ufuncs.MULTIPLY.apply(deviation, deviation);
-        Options summed = options.withDtype(accumulation).withWhere(present);
+        // Complex deviations square to |z|^2, a real value, as NumPy's multiply by the conjugate.
+        NDArray squares = deviation.dtype().isComplex()
+                ? Ufuncs.ADD.apply(Ufuncs.SQUARE.apply(deviation.real()), Ufuncs.SQUARE.apply(deviation.imag()))
+                : Ufuncs.MULTIPLY.apply(deviation, deviation);
+        Options summed = options.withDtype(accumulation.realType()).withWhere(present);
         NDArray total = sum(squares, summed);
         Object reducedCounts = present == null ? count(x, options) : sum(present, options.withDtype(DType.INT64).withWhere(null));
         NDArray degrees = Ufuncs.MAXIMUM.apply(Ufuncs.SUBTRACT.apply(reducedCounts, ddof), 0L);

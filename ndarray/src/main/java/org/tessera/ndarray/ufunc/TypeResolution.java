@@ -100,6 +100,7 @@ final class TypeResolution {
         NDArray scalar = NDArray.zeros(dtype);
         switch (value) {
             case Boolean flag -> scalar.setBoolean(flag);
+            case org.tessera.ndarray.dtype.Complex complex -> scalar.setComplex(complex);
             case Double real -> scalar.setDouble(real);
             case Float real -> scalar.setDouble(real);
             case Number integer when dtype.isBool() -> scalar.setBoolean(integer.longValue() != 0);

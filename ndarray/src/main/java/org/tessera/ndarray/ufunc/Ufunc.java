@@ -241,6 +241,15 @@ public final class Ufunc {
             return this;
         }
 
+        /** Complex loops whose output is the part type (absolute: complex128 gives float64). */
+        Builder eachComplexTo(String codes, Function<DType, Kernel> kernel) {
+            for (char code : codes.toCharArray()) {
+                DType dtype = TypeCodes.dtype(code);
+                add(dtype, dtype.realType(), List.of(kernel.apply(dtype)), null);
+            }
+            return this;
+        }
+
         /** Loops with one kernel per output, as divmod's quotient and remainder. */
         Builder eachWithKernels(String codes, Function<DType, List<Kernel>> kernels) {
             for (char code : codes.toCharArray()) {
