@@ -64,6 +64,20 @@ sealed interface Kernel {
         }
     }
 
+    /** dd->d for the four arithmetic operators, without a call per element. */
+    record DoubleArithmetic(Arithmetic operator) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            operator.apply((double[]) inputs[0], (double[]) inputs[1], (double[]) output, count);
+        }
+    }
+
+    /** ll->l for add, subtract and multiply, without a call per element. */
+    record LongArithmetic(Arithmetic operator) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            operator.apply((long[]) inputs[0], (long[]) inputs[1], (long[]) output, count);
+        }
+    }
+
     /** d->? */
     record DoubleTest(DoublePredicate test) implements Kernel {
         public void apply(Object[] inputs, Object output, int count) {

@@ -34,10 +34,12 @@ final class RowFold {
         this.kernel = loop.kernels().getFirst();
         this.doubleOperator = switch (kernel) {
             case Kernel.DoubleBinary(DoubleBinaryOperator function) -> function;
+            case Kernel.DoubleArithmetic(Arithmetic operator) -> operator::applyAsDouble;
             default -> null;
         };
         this.longOperator = switch (kernel) {
             case Kernel.LongBinary(LongBinaryOperator function) -> function;
+            case Kernel.LongArithmetic(Arithmetic operator) -> operator::applyAsLong;
             case Kernel.LongCompare(Kernel.LongRelation relation) -> (a, b) -> relation.test(a, b) ? 1 : 0;
             default -> null;
         };

@@ -27,29 +27,29 @@ public final class Ufuncs {
 
     public static final Ufunc ADD = Ufunc.builder("add", 2, 1).identity(0L)
             .each(BOOL, dtype -> new Kernel.LongBinary((a, b) -> a | b))
-            .each(INTEGERS, dtype -> new Kernel.LongBinary(Long::sum))
-            .each(FLOATS, dtype -> new Kernel.DoubleBinary(Double::sum))
+            .each(INTEGERS, dtype -> new Kernel.LongArithmetic(Arithmetic.ADD))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.ADD))
             .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::add))
             .contiguous(DType.FLOAT64, ContiguousLoops::addFloat64)
             .build();
 
     public static final Ufunc SUBTRACT = Ufunc.builder("subtract", 2, 1).rejectsBool()
-            .each(INTEGERS, dtype -> new Kernel.LongBinary((a, b) -> a - b))
-            .each(FLOATS, dtype -> new Kernel.DoubleBinary((a, b) -> a - b))
+            .each(INTEGERS, dtype -> new Kernel.LongArithmetic(Arithmetic.SUBTRACT))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.SUBTRACT))
             .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::subtract))
             .contiguous(DType.FLOAT64, ContiguousLoops::subtractFloat64)
             .build();
 
     public static final Ufunc MULTIPLY = Ufunc.builder("multiply", 2, 1).identity(1L)
             .each(BOOL, dtype -> new Kernel.LongBinary((a, b) -> a & b))
-            .each(INTEGERS, dtype -> new Kernel.LongBinary((a, b) -> a * b))
-            .each(FLOATS, dtype -> new Kernel.DoubleBinary((a, b) -> a * b))
+            .each(INTEGERS, dtype -> new Kernel.LongArithmetic(Arithmetic.MULTIPLY))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.MULTIPLY))
             .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::multiply))
             .contiguous(DType.FLOAT64, ContiguousLoops::multiplyFloat64)
             .build();
 
     public static final Ufunc TRUE_DIVIDE = Ufunc.builder("true_divide", 2, 1).integerInputsAs(DType.FLOAT64)
-            .each(FLOATS, dtype -> new Kernel.DoubleBinary((a, b) -> a / b))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.DIVIDE))
             .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::divide))
             .contiguous(DType.FLOAT64, ContiguousLoops::divideFloat64)
             .build();
