@@ -22,6 +22,9 @@ public final class Lanes {
 
     /** Loads {@code count} bool or integer elements into {@code target[0..count)}. */
     public static void loadLongs(DType dtype, MemorySegment segment, long offset, long stride, long[] target, int count) {
+        if (stride == dtype.byteSize() && loadContiguousLongs(dtype, segment, offset, target, count)) {
+            return;
+        }
         switch (dtype) {
             case BOOL -> { for (int i = 0; i < count; i++) { target[i] = segment.get(ValueLayout.JAVA_BYTE, offset + i * stride) != 0 ? 1 : 0; } }
             case INT8 -> { for (int i = 0; i < count; i++) { target[i] = segment.get(ValueLayout.JAVA_BYTE, offset + i * stride); } }
@@ -35,8 +38,47 @@ public final class Lanes {
         }
     }
 
+    /**
+     * Contiguous 32- and 64-bit integers move with one bulk copy (and a widening loop over Java
+     * arrays that C2 vectorises) instead of a bounds-checked access per element.
+     */
+    private static boolean loadContiguousLongs(DType dtype, MemorySegment segment, long offset, long[] target, int count) {
+        switch (dtype) {
+            case INT64, UINT64 -> MemorySegment.copy(segment, Elements.I64, offset, target, 0, count);
+            case INT32, UINT32 -> {
+                int[] narrow = new int[count];
+                MemorySegment.copy(segment, Elements.I32, offset, narrow, 0, count);
+                if (dtype == DType.INT32) {
+                    for (int i = 0; i < count; i++) {
+                        target[i] = narrow[i];
+                    }
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        target[i] = narrow[i] & 0xffffffffL;
+                    }
+                }
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Stores the low bits of {@code source[0..count)} (bool stores value != 0). */
     public static void storeLongs(DType dtype, long[] source, int sourceStart, MemorySegment segment, long offset, long stride, int count) {
+        if (stride == 8 && (dtype == DType.INT64 || dtype == DType.UINT64)) {
+            MemorySegment.copy(source, sourceStart, segment, Elements.I64, offset, count);
+            return;
+        }
+        if (stride == 4 && (dtype == DType.INT32 || dtype == DType.UINT32)) {
+            int[] narrowed = new int[count];
+            for (int i = 0; i < count; i++) {
+                narrowed[i] = (int) source[sourceStart + i];
+            }
+            MemorySegment.copy(narrowed, 0, segment, Elements.I32, offset, count);
+            return;
+        }
         switch (dtype) {
             case BOOL -> { for (int i = 0; i < count; i++) { segment.set(ValueLayout.JAVA_BYTE, offset + i * stride, (byte) (source[sourceStart + i] != 0 ? 1 : 0)); } }
             case INT8, UINT8 -> { for (int i = 0; i < count; i++) { segment.set(ValueLayout.JAVA_BYTE, offset + i * stride, (byte) source[sourceStart + i]); } }
@@ -49,6 +91,18 @@ public final class Lanes {
 
     /** Loads {@code count} float elements, widened to double. */
     public static void loadDoubles(DType dtype, MemorySegment segment, long offset, long stride, double[] target, int count) {
+        if (stride == 8 && dtype == DType.FLOAT64) {
+            MemorySegment.copy(segment, Elements.F64, offset, target, 0, count);
+            return;
+        }
+        if (stride == 4 && dtype == DType.FLOAT32) {
+            float[] narrow = new float[count];
+            MemorySegment.copy(segment, Elements.F32, offset, narrow, 0, count);
+            for (int i = 0; i < count; i++) {
+                target[i] = narrow[i];
+            }
+            return;
+        }
         switch (dtype) {
             case FLOAT16 -> { for (int i = 0; i < count; i++) { target[i] = Float.float16ToFloat(segment.get(Elements.I16, offset + i * stride)); } }
             case FLOAT32 -> { for (int i = 0; i < count; i++) { target[i] = segment.get(Elements.F32, offset + i * stride); } }
@@ -59,6 +113,18 @@ public final class Lanes {
 
     /** Stores {@code source[0..count)} rounded once to the float type. */
     public static void storeDoubles(DType dtype, double[] source, int sourceStart, MemorySegment segment, long offset, long stride, int count) {
+        if (stride == 8 && dtype == DType.FLOAT64) {
+            MemorySegment.copy(source, sourceStart, segment, Elements.F64, offset, count);
+            return;
+        }
+        if (stride == 4 && dtype == DType.FLOAT32) {
+            float[] narrowed = new float[count];
+            for (int i = 0; i < count; i++) {
+                narrowed[i] = (float) source[sourceStart + i];
+            }
+            MemorySegment.copy(narrowed, 0, segment, Elements.F32, offset, count);
+            return;
+        }
         switch (dtype) {
             case FLOAT16 -> { for (int i = 0; i < count; i++) { segment.set(Elements.I16, offset + i * stride, Float16s.fromDouble(source[sourceStart + i])); } }
             case FLOAT32 -> { for (int i = 0; i < count; i++) { segment.set(Elements.F32, offset + i * stride, (float) source[sourceStart + i]); } }
