@@ -1,8 +1,10 @@
 package org.tessera.ndarray.ufunc;
 
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.layout.Shapes;
 
 /**
@@ -71,7 +73,7 @@ record Axes(boolean[] reduced) {
     }
 
     private long[] select(long[] shape, boolean wanted) {
-        return java.util.stream.IntStream.range(0, shape.length).filter(axis -> reduced[axis] == wanted)
+        return IntStream.range(0, shape.length).filter(axis -> reduced[axis] == wanted)
                 .mapToLong(axis -> shape[axis]).toArray();
     }
 
@@ -79,7 +81,7 @@ record Axes(boolean[] reduced) {
      * {@code array} viewed (or copied when its layout needs it) as a C-contiguous (kept, reduced)
      * matrix of {@code dtype}: row k holds the elements that reduce into result element k.
      */
-    NDArray asRows(NDArray array, org.tessera.ndarray.dtype.DType dtype) {
+    NDArray asRows(NDArray array, DType dtype) {
         NDArray moved = array.transpose(keptThenReduced());
         long rows = Shapes.size(keptShape(array.shape()));
         long columns = Shapes.size(reducedShape(array.shape()));

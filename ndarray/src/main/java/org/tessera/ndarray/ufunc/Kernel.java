@@ -163,12 +163,29 @@ sealed interface Kernel {
         }
     }
 
-    /** ?xx->x: the second input where the condition holds, else the third; either lane. */
-    record Select() implements Kernel {
+    /**
+     * ?xx->x: the second input where the condition holds, else the third; {@code width} doubles
+     * per element in the double lanes (2 for complex).
+     */
+    record Select(int width) implements Kernel {
         public void apply(Object[] inputs, Object output, int count) {
             long[] condition = (long[]) inputs[0];
+            if (output instanceof long[] result) {
+                long[] x = (long[]) inputs[1];
+                long[] y = (long[]) inputs[2];
+                for (int i = 0; i < count; i++) {
+                    result[i] = condition[i] != 0 ? x[i] : y[i];
+                }
+                return;
+            }
+            double[] x = (double[]) inputs[1];
+            double[] y = (double[]) inputs[2];
+            double[] result = (double[]) output;
             for (int i = 0; i < count; i++) {
-                System.arraycopy(condition[i] != 0 ? inputs[1] : inputs[2], i, output, i, 1);
+                double[] chosen = condition[i] != 0 ? x : y;
+                for (int part = 0; part < width; part++) {
+                    result[i * width + part] = chosen[i * width + part];
+                }
             }
         }
     }

@@ -260,7 +260,7 @@ public final class Ufunc {
         }
 
         /** Loops whose first input is a bool condition and the others of the loop type (where). */
-        Builder selecting(String codes, Kernel kernel) {
+        Builder selecting(String codes, Function<DType, Kernel> kernel) {
             for (char code : codes.toCharArray()) {
                 DType dtype = TypeCodes.dtype(code);
                 List<DType> inputs = new ArrayList<>();
@@ -268,7 +268,7 @@ public final class Ufunc {
                 for (int i = 1; i < inputCount; i++) {
                     inputs.add(dtype);
                 }
-                loops.add(new Loop(inputs, List.of(dtype), List.of(kernel), null));
+                loops.add(new Loop(inputs, List.of(dtype), List.of(kernel.apply(dtype)), null));
             }
             return this;
         }

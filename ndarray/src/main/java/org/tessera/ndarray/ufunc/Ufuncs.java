@@ -157,7 +157,8 @@ public final class Ufuncs {
             .build();
 
     /** NumPy's {@code where(condition, x, y)} as a ufunc over a bool condition. */
-    public static final Ufunc WHERE = Ufunc.builder("where", 3, 1).selecting(ALL, new Kernel.Select()).build();
+    public static final Ufunc WHERE = Ufunc.builder("where", 3, 1)
+            .selecting(ALL + COMPLEX, dtype -> new Kernel.Select(dtype.isComplex() ? 2 : 1)).build();
 
     // ---------------------------------------------------------------- comparisons
 

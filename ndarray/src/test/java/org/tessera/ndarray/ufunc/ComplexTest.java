@@ -82,4 +82,12 @@ class ComplexTest {
         assertEquals(2.0, variance.getDouble());
         assertEquals(new Complex(4, 0), Statistics.cumsum(x, null, null).getComplex(1));
     }
+
+    @Test
+    void whereSelectsWholeComplexValues() {
+        NDArray chosen = NDArrays.where(NDArrays.array(false, true), complexes(new Complex(1, 2), new Complex(3, 4)),
+                complexes(new Complex(5, 6), new Complex(7, 8)));
+        assertEquals(new Complex(5, 6), chosen.getComplex(0));
+        assertEquals(new Complex(3, 4), chosen.getComplex(1));
+    }
 }

@@ -142,4 +142,18 @@ class StatisticsTest {
         NDArray grid = NDArrays.arange(6).reshape(2, 3);
         assertArrayEquals(new long[] {6}, Statistics.cumprod(grid, null, null).shape());
     }
+
+    @Test
+    void argExtremaScanAcrossBlocks() {
+        int count = 3 * Elementwise.BLOCK + 5;
+        NDArray x = NDArrays.arange(count).astype(DType.FLOAT64);
+        x.setDouble(-1.0, 2L * Elementwise.BLOCK + 1);
+        assertEquals(count - 1L, Statistics.argmax(x, null, false).getLong());
+        assertEquals(2L * Elementwise.BLOCK + 1, Statistics.argmin(x, null, false).getLong());
+        x.setDouble(Double.NaN, count - 2L);
+        assertEquals(count - 2L, Statistics.argmin(x, 0, false).getLong());
+        NDArray unsigned = NDArrays.arange(count).astype(DType.UINT64);
+        unsigned.setLong(-1L, 7);
+        assertEquals(7L, Statistics.argmax(unsigned, null, false).getLong());
+    }
 }
