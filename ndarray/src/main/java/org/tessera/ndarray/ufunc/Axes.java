@@ -33,19 +33,21 @@ record Axes(boolean[] reduced) {
 
     /** The kept axes in order, then the reduced axes in order. */
     int[] keptThenReduced() {
-        int[] permutation = new int[reduced.length];
-        int next = 0;
-        for (int axis = 0; axis < reduced.length; axis++) {
-            if (!reduced[axis]) {
-                permutation[next++] = axis;
-            }
-        }
-        for (int axis = 0; axis < reduced.length; axis++) {
-            if (reduced[axis]) {
-                permutation[next++] = axis;
-            }
-        }
-        return permutation;
+        return IntStream.concat(axesWhere(false), axesWhere(true)).toArray();
+    }
+
+    /** The reduced axes in order, then the kept axes in order. */
+    int[] reducedThenKept() {
+        return IntStream.concat(axesWhere(true), axesWhere(false)).toArray();
+    }
+
+    /** Whether the innermost axis is kept, so that each reduction step runs along contiguous result elements. */
+    boolean keepsInnermostAxis() {
+        return reduced.length > 0 && !reduced[reduced.length - 1];
+    }
+
+    private IntStream axesWhere(boolean wanted) {
+        return IntStream.range(0, reduced.length).filter(axis -> reduced[axis] == wanted);
     }
 
     /** The lengths of the kept axes. */
@@ -73,8 +75,7 @@ record Axes(boolean[] reduced) {
     }
 
     private long[] select(long[] shape, boolean wanted) {
-        return IntStream.range(0, shape.length).filter(axis -> reduced[axis] == wanted)
-                .mapToLong(axis -> shape[axis]).toArray();
+        return axesWhere(wanted).mapToLong(axis -> shape[axis]).toArray();
     }
 
     /**

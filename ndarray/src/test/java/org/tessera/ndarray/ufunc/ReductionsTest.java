@@ -108,4 +108,24 @@ class ReductionsTest {
     void onlyBinaryUfuncsReduce() {
         assertThrows(IllegalArgumentException.class, () -> Reductions.reduce(Ufuncs.SQRT, grid(), Options.all()));
     }
+
+    @Test
+    void reducingLeadingAxesFoldsWholeSlicesWithTheSameResults() {
+        NDArray cube = NDArrays.arange(4 * 5 * 100).reshape(4, 5, 100).astype(DType.INT16);
+        NDArray acrossSlices = Reductions.reduce(Ufuncs.ADD, cube, Options.axes(0, 1));
+        NDArray alongRows = Reductions.reduce(Ufuncs.ADD, cube.transpose(2, 0, 1), Options.axes(1, 2));
+        assertEquals(DType.INT64, acrossSlices.dtype());
+        assertArrayEquals(Flat.longs(alongRows), Flat.longs(acrossSlices));
+        NDArray maxima = Reductions.reduce(Ufuncs.MAXIMUM, cube, Options.axes(0).withKeepdims(true).withInitial(1990L));
+        assertArrayEquals(new long[] {1, 5, 100}, maxima.shape());
+        assertEquals(1990L, maxima.getLong(0, 0, 0));
+        assertEquals(1999L, maxima.getLong(0, 4, 99));
+    }
+
+    @Test
+    void reducingAnEmptyLeadingAxisGivesTheIdentityOrFails() {
+        NDArray empty = NDArrays.zeros(DType.FLOAT64, 0, 100);
+        assertArrayEquals(new double[100], Flat.doubles(Statistics.sum(empty, Options.axes(0))));
+        assertThrows(IllegalArgumentException.class, () -> Statistics.max(empty, Options.axes(0)));
+    }
 }
