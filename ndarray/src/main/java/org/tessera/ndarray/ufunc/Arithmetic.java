@@ -1,9 +1,10 @@
 package org.tessera.ndarray.ufunc;
 
 /**
- * The four operators whose block loops are spelt out rather than called through a function
+ * The four binary operators whose block loops are spelt out rather than called through a function
  * object: one counted loop per operator, chosen once per block, which C2 vectorises. Every other
- * kernel calls its scalar function per element; these are the ones NumPy users run most.
+ * kernel calls its scalar function per element; these are the ones NumPy users run most (the
+ * unary counterparts are in {@link UnaryArithmetic}).
  */
 enum Arithmetic {
     ADD, SUBTRACT, MULTIPLY, DIVIDE;

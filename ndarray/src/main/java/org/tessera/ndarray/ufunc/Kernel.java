@@ -71,6 +71,13 @@ sealed interface Kernel {
         }
     }
 
+    /** d->d for negative, absolute, square and sqrt, without a call per element. */
+    record DoubleUnaryArithmetic(UnaryArithmetic operator) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            operator.apply((double[]) inputs[0], (double[]) output, count);
+        }
+    }
+
     /** ll->l for add, subtract and multiply, without a call per element. */
     record LongArithmetic(Arithmetic operator) implements Kernel {
         public void apply(Object[] inputs, Object output, int count) {

@@ -79,7 +79,7 @@ public final class Ufuncs {
 
     public static final Ufunc NEGATIVE = Ufunc.builder("negative", 1, 1).rejectsBool()
             .each(INTEGERS, dtype -> new Kernel.LongUnary(a -> -a))
-            .each(FLOATS, dtype -> new Kernel.DoubleUnary(a -> -a))
+            .each(FLOATS, dtype -> new Kernel.DoubleUnaryArithmetic(UnaryArithmetic.NEGATIVE))
             .each(COMPLEX, dtype -> new Kernel.ComplexUnary(ComplexMath::negative))
             .build();
 
@@ -91,7 +91,7 @@ public final class Ufuncs {
     public static final Ufunc ABSOLUTE = Ufunc.builder("absolute", 1, 1)
             .each(BOOL, dtype -> new Kernel.LongUnary(a -> a))
             .each(INTEGERS, dtype -> new Kernel.LongUnary(a -> IntegerMath.absolute(dtype, a)))
-            .each(FLOATS, dtype -> new Kernel.DoubleUnary(Math::abs))
+            .each(FLOATS, dtype -> new Kernel.DoubleUnaryArithmetic(UnaryArithmetic.ABSOLUTE))
             .eachComplexTo(COMPLEX, dtype -> new Kernel.ComplexReal(ComplexMath::absolute))
             .build();
 
@@ -107,13 +107,16 @@ public final class Ufuncs {
 
     public static final Ufunc SQUARE = Ufunc.builder("square", 1, 1)
             .each(INTEGERS, dtype -> new Kernel.LongUnary(a -> a * a))
-            .each(FLOATS, dtype -> new Kernel.DoubleUnary(a -> a * a))
+            .each(FLOATS, dtype -> new Kernel.DoubleUnaryArithmetic(UnaryArithmetic.SQUARE))
             .each(COMPLEX, dtype -> new Kernel.ComplexUnary(ComplexMath::square))
             .build();
 
     // ---------------------------------------------------------------- float functions
 
-    public static final Ufunc SQRT = complexFunction("sqrt", Math::sqrt, ComplexMath::sqrt);
+    public static final Ufunc SQRT = Ufunc.builder("sqrt", 1, 1)
+            .each(FLOATS, dtype -> new Kernel.DoubleUnaryArithmetic(UnaryArithmetic.SQRT))
+            .each(COMPLEX, dtype -> new Kernel.ComplexUnary(ComplexMath::sqrt))
+            .build();
     public static final Ufunc CBRT = floatFunction("cbrt", Math::cbrt);
     public static final Ufunc EXP = complexFunction("exp", Math::exp, ComplexMath::exp);
     public static final Ufunc EXP2 = floatFunction("exp2", FloatMath::exp2);
