@@ -2,6 +2,8 @@ package org.tessera.ndarray.kernel;
 
 import java.lang.foreign.MemorySegment;
 
+import org.tessera.ndarray.dtype.DType;
+
 /**
  * The hottest float64 loops straight over contiguous memory: plain counted loops that C2 unrolls
  * and vectorises, with no per-element calls. Operand order is inputs then output; offsets in bytes.
@@ -42,24 +44,43 @@ public final class ContiguousLoops {
     }
 
     /**
-     * NumPy's pairwise sum of {@code count} float64 values: eight interleaved partial sums for runs of
-     * up to 128 elements, halves summed recursively above that, so the error grows with log n.
+     * NumPy's pairwise sum of {@code count} float elements: eight interleaved partial sums for runs
+     * of up to 128 elements, halves summed recursively above that, so the error grows with log n.
+     * float32 and float16 add in float32 precision, as NumPy's float and half loops do; float64
+     * runs of stride 8 are summed straight from memory.
      */
-    public static double pairwiseSumFloat64(MemorySegment segment, long offset, long byteStride, long count) {
+    public static double pairwiseSum(DType dtype, MemorySegment segment, long offset, long byteStride, long count) {
+        if (dtype == DType.FLOAT64 && byteStride == 8) {
+            return pairwiseSumContiguousFloat64(segment, offset, count);
+        }
+        return pairwiseSum(dtype, segment, offset, byteStride, count, new double[128]);
+    }
+
+    private static double pairwiseSum(DType dtype, MemorySegment segment, long offset, long byteStride, long count, double[] scratch) {
+        if (count <= 128) {
+            Lanes.loadDoubles(dtype, segment, offset, byteStride, scratch, (int) count);
+            return blockSum(scratch, 0, (int) count, dtype != DType.FLOAT64);
+        }
+        long half = count / 2;
+        half -= half % 8;
+        return pairwiseSum(dtype, segment, offset, byteStride, half, scratch)
+                + pairwiseSum(dtype, segment, offset + half * byteStride, byteStride, count - half, scratch);
+    }
+
+    private static double pairwiseSumContiguousFloat64(MemorySegment segment, long offset, long count) {
         if (count < 8) {
             double sum = -0.0;
             for (long i = 0; i < count; i++) {
-                sum += segment.get(Elements.F64, offset + i * byteStride);
+                sum += segment.get(Elements.F64, offset + i * 8);
             }
             return sum;
         }
         if (count <= 128) {
-            return byteStride == 8 ? blockSumContiguous(segment, offset, count) : blockSum(segment, offset, byteStride, count);
+            return blockSumContiguous(segment, offset, count);
         }
         long half = count / 2;
         half -= half % 8;
-        return pairwiseSumFloat64(segment, offset, byteStride, half)
-                + pairwiseSumFloat64(segment, offset + half * byteStride, byteStride, count - half);
+        return pairwiseSumContiguousFloat64(segment, offset, half) + pairwiseSumContiguousFloat64(segment, offset + half * 8, count - half);
     }
 
     /** Eight interleaved partial sums over 8..128 elements; the constant stride lets C2 keep them in registers. */
@@ -90,50 +111,43 @@ public final class ContiguousLoops {
         return sum;
     }
 
-    private static double blockSum(MemorySegment segment, long offset, long byteStride, long count) {
-        double[] partial = new double[8];
-        for (int lane = 0; lane < 8; lane++) {
-            partial[lane] = segment.get(Elements.F64, offset + lane * byteStride);
+    /** The same pairwise summation over a lane buffer; {@code single} rounds every addition to float32. */
+    public static double pairwiseSum(double[] values, int start, int count, boolean single) {
+        if (count <= 128) {
+            return blockSum(values, start, count, single);
         }
-        long i = 8;
+        int half = count / 2;
+        half -= half % 8;
+        return pairwiseSum(values, start, half, single) + pairwiseSum(values, start + half, count - half, single);
+    }
+
+    /** Up to 128 values: a plain sum below 8, else eight interleaved partial sums and the rest. */
+    private static double blockSum(double[] values, int start, int count, boolean single) {
+        if (count < 8) {
+            double sum = -0.0;
+            for (int i = 0; i < count; i++) {
+                sum = add(sum, values[start + i], single);
+            }
+            return sum;
+        }
+        double[] partial = new double[8];
+        System.arraycopy(values, start, partial, 0, 8);
+        int i = 8;
         for (; i < count - count % 8; i += 8) {
             for (int lane = 0; lane < 8; lane++) {
-                partial[lane] += segment.get(Elements.F64, offset + (i + lane) * byteStride);
+                partial[lane] = add(partial[lane], values[start + i + lane], single);
             }
         }
-        double sum = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+        double sum = add(add(add(partial[0], partial[1], single), add(partial[2], partial[3], single), single),
+                add(add(partial[4], partial[5], single), add(partial[6], partial[7], single), single), single);
         for (; i < count; i++) {
-            sum += segment.get(Elements.F64, offset + i * byteStride);
+            sum = add(sum, values[start + i], single);
         }
         return sum;
     }
 
-    /** The same pairwise summation over a lane buffer (float32 and float16 sums, widened). */
-    public static double pairwiseSum(double[] values, int start, int count) {
-        if (count < 8) {
-            double sum = -0.0;
-            for (int i = 0; i < count; i++) {
-                sum += values[start + i];
-            }
-            return sum;
-        }
-        if (count <= 128) {
-            double[] partial = new double[8];
-            System.arraycopy(values, start, partial, 0, 8);
-            int i = 8;
-            for (; i < count - count % 8; i += 8) {
-                for (int lane = 0; lane < 8; lane++) {
-                    partial[lane] += values[start + i + lane];
-                }
-            }
-            double sum = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
-            for (; i < count; i++) {
-                sum += values[start + i];
-            }
-            return sum;
-        }
-        int half = count / 2;
-        half -= half % 8;
-        return pairwiseSum(values, start, half) + pairwiseSum(values, start + half, count - half);
+    /** a + b in double, or in float32 (the double sum of two floats rounds to the float sum exactly). */
+    private static double add(double a, double b, boolean single) {
+        return single ? (float) (a + b) : a + b;
     }
 }

@@ -10,8 +10,8 @@ import org.tessera.ndarray.kernel.Lanes;
 
 /**
  * Folds runs of elements with a binary loop: the engine of reduce, accumulate and reduceat. Runs
- * are loaded a block at a time into one lane buffer. Float additions are summed pairwise within
- * each block (a float64 run without mask in one pairwise pass, as NumPy's unbuffered inner loop);
+ * are loaded a block at a time into one lane buffer. Float additions are summed pairwise (a run
+ * without mask in one pairwise pass, as NumPy's unbuffered inner loop; masked runs per block);
  * other real operations fold left to right through the kernel's scalar function; complex loops,
  * which have none, step their kernel one element at a time.
  */
@@ -68,8 +68,8 @@ final class RowFold {
      * accumulator; with a mask segment only the elements whose mask byte is nonzero.
      */
     void fold(MemorySegment segment, long offset, long stride, long count, MemorySegment maskSegment, long maskOffset, long maskStride) {
-        if (pairwise && dtype == DType.FLOAT64 && maskSegment == null && count > 0) {
-            add(ContiguousLoops.pairwiseSumFloat64(segment, offset, stride, count));
+        if (pairwise && maskSegment == null && count > 0) {
+            add(ContiguousLoops.pairwiseSum(dtype, segment, offset, stride, count));
             return;
         }
         for (long start = 0; start < count; start += Elementwise.BLOCK) {
@@ -99,7 +99,7 @@ final class RowFold {
             return;
         }
         if (pairwise) {
-            add(ContiguousLoops.pairwiseSum((double[]) lane, 0, count));
+            add(ContiguousLoops.pairwiseSum((double[]) lane, 0, count, dtype != DType.FLOAT64));
             return;
         }
         int i = 0;
@@ -136,9 +136,11 @@ final class RowFold {
         kernel.apply(new Object[] {accumulator, element}, accumulator, 1);
     }
 
+    /** Adds a pairwise partial sum, in float32 precision for float32 and float16 as NumPy does. */
     private void add(double sum) {
         double[] value = (double[]) accumulator;
-        value[0] = started ? value[0] + sum : sum;
+        double total = started ? value[0] + sum : sum;
+        value[0] = dtype == DType.FLOAT64 ? total : (float) total;
         started = true;
     }
 
