@@ -144,16 +144,23 @@ public final class Lanes {
 
     /** Wraps long-lane values to the width and signedness of {@code dtype} in place (an integer cast). */
     public static void wrapTo(DType dtype, long[] values, int count) {
-        switch (dtype) {
-            case BOOL -> { for (int i = 0; i < count; i++) { values[i] = values[i] != 0 ? 1 : 0; } }
-            case INT8 -> { for (int i = 0; i < count; i++) { values[i] = (byte) values[i]; } }
-            case UINT8 -> { for (int i = 0; i < count; i++) { values[i] &= 0xffL; } }
-            case INT16 -> { for (int i = 0; i < count; i++) { values[i] = (short) values[i]; } }
-            case UINT16 -> { for (int i = 0; i < count; i++) { values[i] &= 0xffffL; } }
-            case INT32 -> { for (int i = 0; i < count; i++) { values[i] = (int) values[i]; } }
-            case UINT32 -> { for (int i = 0; i < count; i++) { values[i] &= 0xffffffffL; } }
-            default -> { }
+        for (int i = 0; i < count; i++) {
+            values[i] = wrap(dtype, values[i]);
         }
+    }
+
+    /** The low bits of {@code value} as a long-lane value of {@code dtype} (sign- or zero-extended). */
+    public static long wrap(DType dtype, long value) {
+        return switch (dtype) {
+            case BOOL -> value != 0 ? 1 : 0;
+            case INT8 -> (byte) value;
+            case UINT8 -> value & 0xffL;
+            case INT16 -> (short) value;
+            case UINT16 -> value & 0xffffL;
+            case INT32 -> (int) value;
+            case UINT32 -> value & 0xffffffffL;
+            default -> value;
+        };
     }
 
     /** Integer lane values of {@code from} (uint64 unsigned) as doubles, rounded once to the float {@code to}. */
@@ -174,9 +181,16 @@ public final class Lanes {
     /** Double values converted to integers as NumPy's unsafe cast does (see {@link Casts}). */
     public static void doublesToLongs(double[] source, DType to, long[] target, int count) {
         for (int i = 0; i < count; i++) {
-            target[i] = to == DType.BOOL ? (source[i] != 0 || Double.isNaN(source[i]) ? 1 : 0) : Casts.truncate(source[i], to);
+            target[i] = toInteger(source[i], to);
         }
-        wrapTo(to, target, count);
+    }
+
+    /** One double converted to the long-lane value of bool or an integer type, as NumPy's unsafe cast. */
+    public static long toInteger(double value, DType to) {
+        if (to == DType.BOOL) {
+            return value != 0 || Double.isNaN(value) ? 1 : 0;
+        }
+        return wrap(to, Casts.truncate(value, to));
     }
 
     /** A lane buffer for {@code count} values of {@code dtype}. */
