@@ -101,6 +101,26 @@ public final class Ufunc {
         return results;
     }
 
+    /** {@code ufunc.reduce(x, axis=..., dtype=..., keepdims=..., initial=..., where=...)}. */
+    public NDArray reduce(NDArray x, Reductions.Options options) {
+        return Reductions.reduce(this, x, options);
+    }
+
+    /** {@code ufunc.accumulate(x, axis)}: the running reduction along {@code axis}. */
+    public NDArray accumulate(NDArray x, int axis) {
+        return Reductions.accumulate(this, x, axis, null);
+    }
+
+    /** {@code ufunc.reduceat(x, indices, axis)}: reductions over the slices between consecutive indices. */
+    public NDArray reduceat(NDArray x, long[] indices, int axis) {
+        return Reductions.reduceat(this, x, indices, axis, null);
+    }
+
+    /** {@code ufunc.outer(a, b)}: the ufunc over every pair of elements, of shape a.shape + b.shape. */
+    public NDArray outer(NDArray a, NDArray b) {
+        return Reductions.outer(this, a, b);
+    }
+
     private long[] resultShape(NDArray[] inputs, NDArray[] outputs) {
         long[][] shapes = Arrays.stream(inputs).map(NDArray::shape).toArray(long[][]::new);
         long[] shape = Shapes.broadcast(shapes);

@@ -128,4 +128,13 @@ class ReductionsTest {
         assertArrayEquals(new double[100], Flat.doubles(Statistics.sum(empty, Options.axes(0))));
         assertThrows(IllegalArgumentException.class, () -> Statistics.max(empty, Options.axes(0)));
     }
+
+    @Test
+    void binaryUfuncsCarryTheirMethods() {
+        NDArray x = NDArrays.arange(6).reshape(2, 3);
+        assertArrayEquals(new long[] {3, 12}, Flat.longs(Ufuncs.ADD.reduce(x, Options.axes(1))));
+        assertArrayEquals(new long[] {0, 1, 3, 3, 7, 12}, Flat.longs(Ufuncs.ADD.accumulate(x, 1)));
+        assertArrayEquals(new long[] {0, 2, 3, 5}, Flat.longs(Ufuncs.MAXIMUM.reduceat(x, new long[] {0, 1}, 1)));
+        assertArrayEquals(new long[] {2, 3, 3}, Ufuncs.ADD.outer(x, NDArrays.arange(3)).shape());
+    }
 }
