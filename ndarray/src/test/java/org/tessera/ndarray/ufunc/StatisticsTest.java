@@ -156,4 +156,19 @@ class StatisticsTest {
         unsigned.setLong(-1L, 7);
         assertEquals(7L, Statistics.argmax(unsigned, null, false).getLong());
     }
+
+    @Test
+    void meanAndVarianceCountOnlyTheSelectedElements() {
+        NDArray x = NDArrays.array(new double[][] {{1, 2, 100}, {3, Double.NaN, 5}});
+        NDArray firstTwo = NDArrays.array(true, true, false);
+        NDArray means = Statistics.mean(x, Options.axes(1).withWhere(firstTwo));
+        assertEquals(1.5, means.getDouble(0));
+        assertTrue(Double.isNaN(means.getDouble(1)));
+        NDArray nanMeans = Statistics.nanmean(x, Options.axes(1).withWhere(firstTwo));
+        assertEquals(3.0, nanMeans.getDouble(1));
+        NDArray variances = Statistics.var(x, Options.axes(1).withWhere(firstTwo), 0);
+        assertEquals(0.25, variances.getDouble(0));
+        NDArray nanVariances = Statistics.nanvar(x, Options.axes(1), 0);
+        assertEquals(1.0, nanVariances.getDouble(1));
+    }
 }
