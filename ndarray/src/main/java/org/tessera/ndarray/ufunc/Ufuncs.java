@@ -149,8 +149,16 @@ public final class Ufuncs {
 
     // ---------------------------------------------------------------- extrema
 
-    public static final Ufunc MAXIMUM = extremum("maximum", dtype -> (a, b) -> IntegerMath.maximum(dtype, a, b), FloatMath::maximum);
-    public static final Ufunc MINIMUM = extremum("minimum", dtype -> (a, b) -> IntegerMath.minimum(dtype, a, b), FloatMath::minimum);
+    public static final Ufunc MAXIMUM = Ufunc.builder("maximum", 2, 1)
+            .each(BOOL + INTEGERS, dtype -> dtype == DType.UINT64
+                    ? new Kernel.LongBinary((a, b) -> IntegerMath.maximum(dtype, a, b)) : new Kernel.LongArithmetic(Arithmetic.MAXIMUM))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.MAXIMUM))
+            .build();
+    public static final Ufunc MINIMUM = Ufunc.builder("minimum", 2, 1)
+            .each(BOOL + INTEGERS, dtype -> dtype == DType.UINT64
+                    ? new Kernel.LongBinary((a, b) -> IntegerMath.minimum(dtype, a, b)) : new Kernel.LongArithmetic(Arithmetic.MINIMUM))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.MINIMUM))
+            .build();
     public static final Ufunc FMAX = extremum("fmax", dtype -> (a, b) -> IntegerMath.maximum(dtype, a, b), FloatMath::fmax);
     public static final Ufunc FMIN = extremum("fmin", dtype -> (a, b) -> IntegerMath.minimum(dtype, a, b), FloatMath::fmin);
 
