@@ -2,6 +2,8 @@ package org.tessera.ndarray.kernel;
 
 import java.lang.foreign.MemorySegment;
 
+import org.tessera.ndarray.dtype.DType;
+
 /**
  * The hottest float64 loops straight over contiguous memory: plain counted loops that C2 unrolls
  * and vectorises, with no per-element calls. Operand order is inputs then output; offsets in bytes.
@@ -42,76 +44,110 @@ public final class ContiguousLoops {
     }
 
     /**
-     * NumPy's pairwise sum of {@code count} float64 values: eight interleaved partial sums for runs of
-     * up to 128 elements, halves summed recursively above that, so the error grows with log n.
+     * NumPy's pairwise sum of {@code count} float elements: eight interleaved partial sums for runs
+     * of up to 128 elements, halves summed recursively above that, so the error grows with log n.
+     * float32 and float16 add in float32 precision, as NumPy's float and half loops do; float64
+     * runs of stride 8 are summed straight from memory.
      */
-    public static double pairwiseSumFloat64(MemorySegment segment, long offset, long byteStride, long count) {
-        if (count < 8) {
-            double sum = -0.0;
-            for (long i = 0; i < count; i++) {
-                sum += segment.get(Elements.F64, offset + i * byteStride);
-            }
-            return sum;
+    public static double pairwiseSum(DType dtype, MemorySegment segment, long offset, long byteStride, long count) {
+        if (dtype == DType.FLOAT64 && byteStride == 8) {
+            return pairwiseSumContiguousFloat64(segment, offset, count);
         }
+        return pairwiseSum(dtype, segment, offset, byteStride, count, new double[128]);
+    }
+
+    private static double pairwiseSum(DType dtype, MemorySegment segment, long offset, long byteStride, long count, double[] scratch) {
         if (count <= 128) {
-            double r0 = segment.get(Elements.F64, offset);
-            double r1 = segment.get(Elements.F64, offset + byteStride);
-            double r2 = segment.get(Elements.F64, offset + 2 * byteStride);
-            double r3 = segment.get(Elements.F64, offset + 3 * byteStride);
-            double r4 = segment.get(Elements.F64, offset + 4 * byteStride);
-            double r5 = segment.get(Elements.F64, offset + 5 * byteStride);
-            double r6 = segment.get(Elements.F64, offset + 6 * byteStride);
-            double r7 = segment.get(Elements.F64, offset + 7 * byteStride);
-            long i = 8;
-            for (; i < count - count % 8; i += 8) {
-                long at = offset + i * byteStride;
-                r0 += segment.get(Elements.F64, at);
-                r1 += segment.get(Elements.F64, at + byteStride);
-                r2 += segment.get(Elements.F64, at + 2 * byteStride);
-                r3 += segment.get(Elements.F64, at + 3 * byteStride);
-                r4 += segment.get(Elements.F64, at + 4 * byteStride);
-                r5 += segment.get(Elements.F64, at + 5 * byteStride);
-                r6 += segment.get(Elements.F64, at + 6 * byteStride);
-                r7 += segment.get(Elements.F64, at + 7 * byteStride);
-            }
-            double sum = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7));
-            for (; i < count; i++) {
-                sum += segment.get(Elements.F64, offset + i * byteStride);
-            }
-            return sum;
+            Lanes.loadDoubles(dtype, segment, offset, byteStride, scratch, (int) count);
+            return blockSum(scratch, 0, (int) count, dtype != DType.FLOAT64);
         }
         long half = count / 2;
         half -= half % 8;
-        return pairwiseSumFloat64(segment, offset, byteStride, half)
-                + pairwiseSumFloat64(segment, offset + half * byteStride, byteStride, count - half);
+        return pairwiseSum(dtype, segment, offset, byteStride, half, scratch)
+                + pairwiseSum(dtype, segment, offset + half * byteStride, byteStride, count - half, scratch);
     }
 
-    /** The same pairwise summation over a lane buffer (float32 and float16 sums, widened). */
-    public static double pairwiseSum(double[] values, int start, int count) {
+    private static double pairwiseSumContiguousFloat64(MemorySegment segment, long offset, long count) {
         if (count < 8) {
             double sum = -0.0;
-            for (int i = 0; i < count; i++) {
-                sum += values[start + i];
+            for (long i = 0; i < count; i++) {
+                sum += segment.get(Elements.F64, offset + i * 8);
             }
             return sum;
         }
         if (count <= 128) {
-            double[] partial = new double[8];
-            System.arraycopy(values, start, partial, 0, 8);
-            int i = 8;
-            for (; i < count - count % 8; i += 8) {
-                for (int lane = 0; lane < 8; lane++) {
-                    partial[lane] += values[start + i + lane];
-                }
-            }
-            double sum = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
-            for (; i < count; i++) {
-                sum += values[start + i];
-            }
-            return sum;
+            return blockSumContiguous(segment, offset, count);
+        }
+        long half = count / 2;
+        half -= half % 8;
+        return pairwiseSumContiguousFloat64(segment, offset, half) + pairwiseSumContiguousFloat64(segment, offset + half * 8, count - half);
+    }
+
+    /** Eight interleaved partial sums over 8..128 elements; the constant stride lets C2 keep them in registers. */
+    private static double blockSumContiguous(MemorySegment segment, long offset, long count) {
+        long end = offset + (count - count % 8) * 8;
+        double r0 = segment.get(Elements.F64, offset);
+        double r1 = segment.get(Elements.F64, offset + 8);
+        double r2 = segment.get(Elements.F64, offset + 16);
+        double r3 = segment.get(Elements.F64, offset + 24);
+        double r4 = segment.get(Elements.F64, offset + 32);
+        double r5 = segment.get(Elements.F64, offset + 40);
+        double r6 = segment.get(Elements.F64, offset + 48);
+        double r7 = segment.get(Elements.F64, offset + 56);
+        for (long at = offset + 64; at < end; at += 64) {
+            r0 += segment.get(Elements.F64, at);
+            r1 += segment.get(Elements.F64, at + 8);
+            r2 += segment.get(Elements.F64, at + 16);
+            r3 += segment.get(Elements.F64, at + 24);
+            r4 += segment.get(Elements.F64, at + 32);
+            r5 += segment.get(Elements.F64, at + 40);
+            r6 += segment.get(Elements.F64, at + 48);
+            r7 += segment.get(Elements.F64, at + 56);
+        }
+        double sum = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7));
+        for (long at = end; at < offset + count * 8; at += 8) {
+            sum += segment.get(Elements.F64, at);
+        }
+        return sum;
+    }
+
+    /** The same pairwise summation over a lane buffer; {@code single} rounds every addition to float32. */
+    public static double pairwiseSum(double[] values, int start, int count, boolean single) {
+        if (count <= 128) {
+            return blockSum(values, start, count, single);
         }
         int half = count / 2;
         half -= half % 8;
-        return pairwiseSum(values, start, half) + pairwiseSum(values, start + half, count - half);
+        return pairwiseSum(values, start, half, single) + pairwiseSum(values, start + half, count - half, single);
+    }
+
+    /** Up to 128 values: a plain sum below 8, else eight interleaved partial sums and the rest. */
+    private static double blockSum(double[] values, int start, int count, boolean single) {
+        if (count < 8) {
+            double sum = -0.0;
+            for (int i = 0; i < count; i++) {
+                sum = add(sum, values[start + i], single);
+            }
+            return sum;
+        }
+        double[] partial = new double[8];
+        System.arraycopy(values, start, partial, 0, 8);
+        int i = 8;
+        for (; i < count - count % 8; i += 8) {
+            for (int lane = 0; lane < 8; lane++) {
+                partial[lane] = add(partial[lane], values[start + i + lane], single);
+            }
+        }
+        double sum = add(add(add(partial[0], partial[1], single), add(partial[2], partial[3], single), single),
+                add(add(partial[4], partial[5], single), add(partial[6], partial[7], single), single), single);
+        for (; i < count; i++) {
+            sum = add(sum, values[start + i], single);
+        }
+        return sum;
+    }
+
+    /** a + b in double, or in float32 (the double sum of two floats rounds to the float sum exactly). */
+    private static double add(double a, double b, boolean single) {
+        return single ? (float) (a + b) : a + b;
     }
 }

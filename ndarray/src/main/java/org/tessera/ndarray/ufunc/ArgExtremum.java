@@ -1,78 +1,102 @@
 package org.tessera.ndarray.ufunc;
 
+import java.util.Arrays;
+
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.kernel.Lanes;
+import org.tessera.ndarray.layout.Shapes;
 
-/** argmax and argmin: the index of the first extreme element of each row; the first NaN counts as extreme. */
+/**
+ * argmax and argmin: the index of the first extreme element of each row, scanned a block at a
+ * time; the first NaN counts as the extreme, as in NumPy.
+ */
 final class ArgExtremum {
-    private ArgExtremum() {}
+    private final DType dtype;
+    private final boolean maximum;
+    private final long[] longs = new long[Elementwise.BLOCK];
+    private final double[] doubles = new double[Elementwise.BLOCK];
+
+    /** The best element so far of the current row. */
+    private long bestIndex;
+    private long bestLong;
+    private double bestDouble;
+    private boolean foundNaN;
+
+    private ArgExtremum(DType dtype, boolean maximum) {
+        this.dtype = dtype;
+        this.maximum = maximum;
+    }
 
     static NDArray find(NDArray x, Integer axis, boolean keepdims, boolean maximum) {
+        if (x.dtype().isComplex()) {
+            throw new UnsupportedOperationException("arg" + (maximum ? "max" : "min") + " of complex arrays is not supported");
+        }
         NDArray input = axis == null ? x.ravel() : x;
-        int normalizedAxis = axis == null ? 0 : org.tessera.ndarray.layout.Shapes.normalizeAxis(axis, Math.max(1, x.ndim()));
         if (input.ndim() == 0) {
             input = input.reshape(1);
         }
-        Axes axes = Axes.of(new int[] {normalizedAxis}, input.ndim());
+        int normalizedAxis = axis == null ? 0 : Shapes.normalizeAxis(axis, input.ndim());
         if (input.shape(normalizedAxis) == 0) {
             throw new IllegalArgumentException("attempt to get arg" + (maximum ? "max" : "min") + " of an empty sequence");
         }
-        DType dtype = input.dtype();
-        NDArray rows = axes.asRows(input, dtype);
-        long columns = rows.shape(1);
+        Axes axes = Axes.of(new int[] {normalizedAxis}, input.ndim());
+        NDArray rows = axes.asRows(input, input.dtype());
         NDArray result = NDArray.zeros(DType.INT64, rows.shape(0));
-        boolean longLane = Lanes.isLongLane(dtype);
-        long[] longs = longLane ? new long[(int) columns] : null;
-        double[] doubles = longLane ? null : new double[(int) columns];
+        ArgExtremum search = new ArgExtremum(input.dtype(), maximum);
         for (long row = 0; row < rows.shape(0); row++) {
             long offset = rows.byteOffset() + row * rows.byteStride(0);
-            long index;
-            if (longLane) {
-                Lanes.loadLongs(dtype, rows.segment(), offset, rows.byteStride(1), longs, (int) columns);
-                index = longIndex(dtype, longs, maximum);
-            } else {
-                Lanes.loadDoubles(dtype, rows.segment(), offset, rows.byteStride(1), doubles, (int) columns);
-                index = doubleIndex(doubles, maximum);
-            }
-            result.setLong(index, row);
+            result.setLong(search.scan(rows, offset, rows.shape(1)), row);
         }
         long[] shape;
         if (axis == null) {
-            shape = keepdims ? onesLike(x.ndim()) : new long[0];
+            shape = new long[keepdims ? x.ndim() : 0];
+            Arrays.fill(shape, 1);
         } else {
             shape = axes.resultShape(input.shape(), keepdims);
         }
         return result.reshape(shape);
     }
 
-    private static long longIndex(DType dtype, long[] values, boolean maximum) {
-        int best = 0;
-        for (int i = 1; i < values.length; i++) {
-            int order = IntegerMath.compare(dtype, values[i], values[best]);
-            if (maximum ? order > 0 : order < 0) {
-                best = i;
+    private long scan(NDArray rows, long offset, long count) {
+        bestIndex = 0;
+        foundNaN = false;
+        long stride = rows.byteStride(1);
+        for (long start = 0; start < count && !foundNaN; start += Elementwise.BLOCK) {
+            int blockCount = (int) Math.min(Elementwise.BLOCK, count - start);
+            if (Lanes.isLongLane(dtype)) {
+                Lanes.loadLongs(dtype, rows.segment(), offset + start * stride, stride, longs, blockCount);
+                scanLongs(start, blockCount);
+            } else {
+                Lanes.loadDoubles(dtype, rows.segment(), offset + start * stride, stride, doubles, blockCount);
+                scanDoubles(start, blockCount);
             }
         }
-        return best;
+        return bestIndex;
     }
 
-    private static long doubleIndex(double[] values, boolean maximum) {
-        int best = 0;
-        for (int i = 0; i < values.length; i++) {
-            if (Double.isNaN(values[i])) {
-                return i;
-            }
-            if (maximum ? values[i] > values[best] : values[i] < values[best]) {
-                best = i;
+    private void scanLongs(long start, int count) {
+        for (int i = 0; i < count; i++) {
+            int order = start + i == 0 ? 1 : IntegerMath.compare(dtype, longs[i], bestLong);
+            if (start + i == 0 || (maximum ? order > 0 : order < 0)) {
+                bestLong = longs[i];
+                bestIndex = start + i;
             }
         }
-        return best;
     }
 
-    private static long[] onesLike(int ndim) {
-        long[] shape = new long[ndim];
-        java.util.Arrays.fill(shape, 1);
-        return shape;
+    private void scanDoubles(long start, int count) {
+        for (int i = 0; i < count; i++) {
+            double value = doubles[i];
+            if (Double.isNaN(value)) {
+                bestIndex = start + i;
+                foundNaN = true;
+                return;
+            }
+            if (start + i == 0 || (maximum ? value > bestDouble : value < bestDouble)) {
+                bestDouble = value;
+                bestIndex = start + i;
+            }
+        }
     }
 }

@@ -1,8 +1,10 @@
 package org.tessera.ndarray.ufunc;
 
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.layout.Shapes;
 
 /**
@@ -31,19 +33,21 @@ record Axes(boolean[] reduced) {
 
     /** The kept axes in order, then the reduced axes in order. */
     int[] keptThenReduced() {
-        int[] permutation = new int[reduced.length];
-        int next = 0;
-        for (int axis = 0; axis < reduced.length; axis++) {
-            if (!reduced[axis]) {
-                permutation[next++] = axis;
-            }
-        }
-        for (int axis = 0; axis < reduced.length; axis++) {
-            if (reduced[axis]) {
-                permutation[next++] = axis;
-            }
-        }
-        return permutation;
+        return IntStream.concat(axesWhere(false), axesWhere(true)).toArray();
+    }
+
+    /** The reduced axes in order, then the kept axes in order. */
+    int[] reducedThenKept() {
+        return IntStream.concat(axesWhere(true), axesWhere(false)).toArray();
+    }
+
+    /** Whether the innermost axis is kept, so that each reduction step runs along contiguous result elements. */
+    boolean keepsInnermostAxis() {
+        return reduced.length > 0 && !reduced[reduced.length - 1];
+    }
+
+    private IntStream axesWhere(boolean wanted) {
+        return IntStream.range(0, reduced.length).filter(axis -> reduced[axis] == wanted);
     }
 
     /** The lengths of the kept axes. */
@@ -71,15 +75,14 @@ record Axes(boolean[] reduced) {
     }
 
     private long[] select(long[] shape, boolean wanted) {
-        return java.util.stream.IntStream.range(0, shape.length).filter(axis -> reduced[axis] == wanted)
-                .mapToLong(axis -> shape[axis]).toArray();
+        return axesWhere(wanted).mapToLong(axis -> shape[axis]).toArray();
     }
 
     /**
      * {@code array} viewed (or copied when its layout needs it) as a C-contiguous (kept, reduced)
      * matrix of {@code dtype}: row k holds the elements that reduce into result element k.
      */
-    NDArray asRows(NDArray array, org.tessera.ndarray.dtype.DType dtype) {
+    NDArray asRows(NDArray array, DType dtype) {
         NDArray moved = array.transpose(keptThenReduced());
         long rows = Shapes.size(keptShape(array.shape()));
         long columns = Shapes.size(reducedShape(array.shape()));

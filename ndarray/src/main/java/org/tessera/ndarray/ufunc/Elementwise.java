@@ -1,12 +1,14 @@
 package org.tessera.ndarray.ufunc;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.iteration.Operand;
 import org.tessera.ndarray.iteration.StridedIteration;
 import org.tessera.ndarray.kernel.Lanes;
+import org.tessera.ndarray.layout.Shapes;
 
 /**
  * Runs a resolved loop over broadcast operands by one of NumPy's three paths: contiguous (one
@@ -45,7 +47,7 @@ final class Elementwise {
             actual[i] = operands[i].dtype();
             segments[i] = operands[i].segment();
         }
-        BlockBuffers buffers = new BlockBuffers(loop, actual, (int) Math.min(BLOCK, Math.max(1, org.tessera.ndarray.layout.Shapes.size(shape))));
+        BlockBuffers buffers = new BlockBuffers(loop, actual, (int) Math.min(BLOCK, Math.max(1, Shapes.size(shape))));
         StridedIteration.forEachRun(shape, operands, (offsets, strides, count) -> {
             for (long start = 0; start < count; start += BLOCK) {
                 int blockCount = (int) Math.min(BLOCK, count - start);
@@ -67,7 +69,7 @@ final class Elementwise {
         for (int i = 0; i < inputs.length; i++) {
             NDArray input = inputs[i];
             if (!input.isCContiguous() || input.dtype() != loop.inputs().get(i)
-                    || !java.util.Arrays.equals(input.shape(), output.shape())) {
+                    || !Arrays.equals(input.shape(), output.shape())) {
                 return false;
             }
             segments[i] = input.segment();

@@ -3,6 +3,7 @@ package org.tessera.ndarray.ufunc;
 import java.util.function.LongBinaryOperator;
 
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.kernel.Lanes;
 
 /**
  * Integer semantics on long-lane values (narrow types sign- or zero-extended, uint64 as raw bits):
@@ -67,10 +68,8 @@ final class IntegerMath {
 
     /** C's {@code 1.0 / a} converted back to the integer type (x86-64 truncation for 1/0). */
     static long reciprocal(DType dtype, long a) {
-        double value = dtype == DType.UINT64 ? org.tessera.ndarray.kernel.Lanes.unsignedToDouble(a) : a;
-        long[] converted = new long[1];
-        org.tessera.ndarray.kernel.Lanes.doublesToLongs(new double[] {1.0 / value}, dtype, converted, 1);
-        return converted[0];
+        double value = dtype == DType.UINT64 ? Lanes.unsignedToDouble(a) : a;
+        return Lanes.toInteger(1.0 / value, dtype);
     }
 
     /** Shifts of the type's width or more give 0, as NumPy defines them (C leaves them undefined). */

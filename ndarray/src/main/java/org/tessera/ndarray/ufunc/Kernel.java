@@ -8,7 +8,8 @@ import java.util.function.LongUnaryOperator;
 
 /**
  * The computation of one output of a loop, written once per loop kind over the computing lanes
- * ({@code double[]} for floats, {@code long[]} for bool and integers, bools as 0/1). A kernel sees
+ * ({@code double[]} for floats, {@code long[]} for bool and integers, bools as 0/1, interleaved
+ * {@code double[]} pairs for complex). A kernel sees
  * lane buffers, never dtypes: the loads before it and the store after it do the widths, the
  * signedness and the casts, so one scalar function serves every dtype of its lane.
  */
@@ -60,6 +61,27 @@ sealed interface Kernel {
             for (int i = 0; i < count; i++) {
                 result[i] = function.applyAsLong(x[i], y[i]);
             }
+        }
+    }
+
+    /** dd->d for the four arithmetic operators, without a call per element. */
+    record DoubleArithmetic(Arithmetic operator) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            operator.apply((double[]) inputs[0], (double[]) inputs[1], (double[]) output, count);
+        }
+    }
+
+    /** d->d for negative, absolute, square and sqrt, without a call per element. */
+    record DoubleUnaryArithmetic(UnaryArithmetic operator) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            operator.apply((double[]) inputs[0], (double[]) output, count);
+        }
+    }
+
+    /** ll->l for add, subtract and multiply, without a call per element. */
+    record LongArithmetic(Arithmetic operator) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            operator.apply((long[]) inputs[0], (long[]) inputs[1], (long[]) output, count);
         }
     }
 
@@ -148,12 +170,94 @@ sealed interface Kernel {
         }
     }
 
-    /** ?xx->x: the second input where the condition holds, else the third; either lane. */
-    record Select() implements Kernel {
+    /**
+     * ?xx->x: the second input where the condition holds, else the third; {@code width} doubles
+     * per element in the double lanes (2 for complex).
+     */
+    record Select(int width) implements Kernel {
         public void apply(Object[] inputs, Object output, int count) {
             long[] condition = (long[]) inputs[0];
+            if (output instanceof long[] result) {
+                long[] x = (long[]) inputs[1];
+                long[] y = (long[]) inputs[2];
+                for (int i = 0; i < count; i++) {
+                    result[i] = condition[i] != 0 ? x[i] : y[i];
+                }
+                return;
+            }
+            double[] x = (double[]) inputs[1];
+            double[] y = (double[]) inputs[2];
+            double[] result = (double[]) output;
             for (int i = 0; i < count; i++) {
-                System.arraycopy(condition[i] != 0 ? inputs[1] : inputs[2], i, output, i, 1);
+                double[] chosen = condition[i] != 0 ? x : y;
+                for (int part = 0; part < width; part++) {
+                    result[i * width + part] = chosen[i * width + part];
+                }
+            }
+        }
+    }
+
+    /** One complex result from one complex value, written at {@code result[at]} (real) and {@code result[at + 1]}. */
+    @FunctionalInterface
+    interface ComplexUnaryOperator {
+        void apply(double real, double imag, double[] result, int at);
+    }
+
+    /** One complex result from two complex values. */
+    @FunctionalInterface
+    interface ComplexBinaryOperator {
+        void apply(double real, double imag, double otherReal, double otherImag, double[] result, int at);
+    }
+
+    /** A real result from a complex value (absolute). */
+    @FunctionalInterface
+    interface ComplexToDouble {
+        double apply(double real, double imag);
+    }
+
+    /** D->D over interleaved lanes. */
+    record ComplexUnary(ComplexUnaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] result = (double[]) output;
+            for (int i = 0; i < 2 * count; i += 2) {
+                function.apply(x[i], x[i + 1], result, i);
+            }
+        }
+    }
+
+    /** DD->D over interleaved lanes. */
+    record ComplexBinary(ComplexBinaryOperator function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] y = (double[]) inputs[1];
+            double[] result = (double[]) output;
+            for (int i = 0; i < 2 * count; i += 2) {
+                function.apply(x[i], x[i + 1], y[i], y[i + 1], result, i);
+            }
+        }
+    }
+
+    /** D->d */
+    record ComplexReal(ComplexToDouble function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] result = (double[]) output;
+            for (int i = 0; i < count; i++) {
+                result[i] = function.apply(x[2 * i], x[2 * i + 1]);
+            }
+        }
+    }
+
+    /** DD->? : both parts compared. */
+    record ComplexEquality(boolean equal) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            double[] x = (double[]) inputs[0];
+            double[] y = (double[]) inputs[1];
+            long[] result = (long[]) output;
+            for (int i = 0; i < count; i++) {
+                boolean same = x[2 * i] == y[2 * i] && x[2 * i + 1] == y[2 * i + 1];
+                result[i] = same == equal ? 1 : 0;
             }
         }
     }

@@ -36,14 +36,29 @@ public final class Reductions {
     /** {@code ufunc.reduce(x, axis, dtype, keepdims, initial, where)}. */
     public static NDArray reduce(Ufunc ufunc, NDArray x, Options options) {
         Loop loop = reductionLoop(ufunc, x.dtype(), options.dtype());
-        DType computed = loop.outputs().getFirst();
         Axes axes = Axes.of(options.axes(), x.ndim());
+        NDArray start = startValue(ufunc, loop.outputs().getFirst(), options.initial());
+        long keptSize = Shapes.size(axes.keptShape(x.shape()));
+        NDArray result = options.where() == null && axes.keepsInnermostAxis() && keptSize >= VERTICAL_MINIMUM
+                ? reduceAcrossRows(ufunc, loop, x, axes, options, start)
+                : reduceAlongRows(ufunc, loop, x, axes, options, start);
+        return result.reshape(axes.resultShape(x.shape(), options.keepdims()));
+    }
+
+    /** Kept elements from which folding whole slices at once beats folding each row alone. */
+    private static final long VERTICAL_MINIMUM = 64;
+
+    /**
+     * Folds each reduced element's row separately: rows of a (kept, reduced) layout, pairwise for
+     * float sums. Suits reductions over the innermost axis and masked reductions.
+     */
+    private static NDArray reduceAlongRows(Ufunc ufunc, Loop loop, NDArray x, Axes axes, Options options, NDArray start) {
+        DType computed = loop.outputs().getFirst();
         NDArray rows = axes.asRows(x, computed);
         NDArray maskRows = options.where() == null ? null
                 : axes.asRows(options.where().broadcastTo(x.shape()), DType.BOOL);
         long[] kept = axes.keptShape(x.shape());
         NDArray result = NDArray.zeros(computed, kept);
-        NDArray start = startValue(ufunc, computed, options.initial());
         RowFold fold = new RowFold(ufunc, loop);
         long rowCount = rows.shape(0);
         long columns = rows.shape(1);
@@ -69,7 +84,51 @@ public final class Reductions {
             }
             fold.store(result.segment(), row * itemSize);
         }
-        return result.reshape(axes.resultShape(x.shape(), options.keepdims()));
+        return result;
+    }
+
+    /**
+     * Folds whole slices into the result, one reduced position at a time, as NumPy's outer
+     * reduction loop: the inner loop runs over the kept elements with the elementwise kernel, so
+     * no transposed copy of the input is made and a sum over axis 0 streams through memory.
+     */
+    private static NDArray reduceAcrossRows(Ufunc ufunc, Loop loop, NDArray x, Axes axes, Options options, NDArray start) {
+        long[] kept = axes.keptShape(x.shape());
+        long[] reducedShape = axes.reducedShape(x.shape());
+        long reducedCount = Shapes.size(reducedShape);
+        NDArray result = NDArray.zeros(loop.outputs().getFirst(), kept);
+        NDArray slices = x.transpose(axes.reducedThenKept());
+        long position = 0;
+        if (options.initial() != null) {
+            result.assign(start);
+        } else if (reducedCount > 0) {
+            result.assign(slice(slices, reducedShape, position++));
+        } else if (start != null) {
+            result.assign(start);
+        } else {
+            throw new IllegalArgumentException("zero-size array to reduction operation " + ufunc.name()
+                    + " which has no identity (input shape " + Shapes.format(x.shape()) + ")");
+        }
+        NDArray[] outputs = {result};
+        for (; position < reducedCount; position++) {
+            Elementwise.run(loop, new NDArray[] {result, slice(slices, reducedShape, position)}, outputs, null, kept);
+        }
+        return result;
+    }
+
+    /** The kept-shaped slice at C-order {@code position} of the leading reduced axes. */
+    private static NDArray slice(NDArray slices, long[] reducedShape, long position) {
+        NDArray slice = slices;
+        long remaining = position;
+        long[] index = new long[reducedShape.length];
+        for (int axis = reducedShape.length - 1; axis >= 0; axis--) {
+            index[axis] = remaining % reducedShape[axis];
+            remaining /= reducedShape[axis];
+        }
+        for (long along : index) {
+            slice = slice.take(0, along);
+        }
+        return slice;
     }
 
     /** {@code ufunc.accumulate(x, axis, dtype)}: the running fold along {@code axis}. */

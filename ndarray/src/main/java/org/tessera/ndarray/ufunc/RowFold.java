@@ -9,52 +9,54 @@ import org.tessera.ndarray.kernel.ContiguousLoops;
 import org.tessera.ndarray.kernel.Lanes;
 
 /**
- * Folds runs of elements with a binary loop's scalar function: the engine of reduce, accumulate
- * and reduceat. Runs are loaded a block at a time into one lane buffer; float additions are summed
- * pairwise within each block (a float64 run without mask in one pairwise pass, as NumPy's
- * unbuffered inner loop), every other operation strictly left to right.
+ * Folds runs of elements with a binary loop: the engine of reduce, accumulate and reduceat. Runs
+ * are loaded a block at a time into one lane buffer. Float additions are summed pairwise (a run
+ * without mask in one pairwise pass, as NumPy's unbuffered inner loop; masked runs per block);
+ * other real operations fold left to right through the kernel's scalar function; complex loops,
+ * which have none, step their kernel one element at a time.
  */
 final class RowFold {
     private final DType dtype;
+    private final Kernel kernel;
     private final DoubleBinaryOperator doubleOperator;
     private final LongBinaryOperator longOperator;
     private final boolean pairwise;
-    // Lane buffers grow to the longest block seen: a reduction of a 10-element block (the common
-    // case inside a chunked array) must not allocate and zero three full-size buffers.
-    private double[] doubles = new double[0];
-    private long[] longs = new long[0];
+    private final int width;
+    // Lane buffers grow to the longest block met: a reduction of a 10-element block (the common case
+    // inside a chunked array) must not allocate and zero full-size buffers on every call.
+    private Object lane;
     private long[] mask = new long[0];
 
-    /** The accumulator: whether it holds a value yet, and the value in its lane. */
+    /** The accumulator: whether it holds a value yet, and the value as a one-element lane. */
     private boolean started;
-    private double doubleValue;
-    private long longValue;
+    private final Object accumulator;
 
     RowFold(Ufunc ufunc, Loop loop) {
         this.dtype = loop.outputs().getFirst();
-        Kernel kernel = loop.kernels().getFirst();
+        this.kernel = loop.kernels().getFirst();
         this.doubleOperator = switch (kernel) {
             case Kernel.DoubleBinary(DoubleBinaryOperator function) -> function;
+            case Kernel.DoubleArithmetic(Arithmetic operator) -> operator::applyAsDouble;
             default -> null;
         };
         this.longOperator = switch (kernel) {
             case Kernel.LongBinary(LongBinaryOperator function) -> function;
+            case Kernel.LongArithmetic(Arithmetic operator) -> operator::applyAsLong;
             case Kernel.LongCompare(Kernel.LongRelation relation) -> (a, b) -> relation.test(a, b) ? 1 : 0;
             default -> null;
         };
-        if (doubleOperator == null && longOperator == null) {
-            throw new IllegalArgumentException("reduction is only supported for binary ufuncs with one output, not " + ufunc.name());
-        }
         this.pairwise = ufunc == Ufuncs.ADD && doubleOperator != null;
+        this.width = dtype.isComplex() ? 2 : 1;
+        this.lane = Lanes.buffer(dtype, 0);
+        this.accumulator = Lanes.buffer(dtype, 1);
     }
 
-    DType dtype() { return dtype; }
-
-    /** Starts a new fold, empty or from the element at {@code offset} of {@code segment}. */
+    /** Starts a new, empty fold. */
     void reset() {
         started = false;
     }
 
+    /** Starts a new fold from the element at {@code offset} of {@code segment}. */
     void startFrom(MemorySegment segment, long offset) {
         started = false;
         fold(segment, offset, 0, 1, null, 0, 0);
@@ -67,37 +69,35 @@ final class RowFold {
      * accumulator; with a mask segment only the elements whose mask byte is nonzero.
      */
     void fold(MemorySegment segment, long offset, long stride, long count, MemorySegment maskSegment, long maskOffset, long maskStride) {
-        if (pairwise && dtype == DType.FLOAT64 && maskSegment == null && count > 0) {
-            add(ContiguousLoops.pairwiseSumFloat64(segment, offset, stride, count));
+        if (pairwise && maskSegment == null && count > 0) {
+            add(ContiguousLoops.pairwiseSum(dtype, segment, offset, stride, count));
             return;
         }
         for (long start = 0; start < count; start += Elementwise.BLOCK) {
             int blockCount = (int) Math.min(Elementwise.BLOCK, count - start);
             ensureCapacity(blockCount);
-            Object lane = Lanes.isLongLane(dtype) ? longs : doubles;
             Lanes.load(dtype, segment, offset + start * stride, stride, lane, blockCount);
             if (maskSegment != null) {
                 Lanes.loadLongs(DType.BOOL, maskSegment, maskOffset + start * maskStride, maskStride, mask, blockCount);
-                blockCount = compactSelected(lane, blockCount);
+                blockCount = compactSelected(blockCount);
             }
             foldBlock(blockCount);
         }
     }
 
     private void ensureCapacity(int count) {
-        if (doubles.length < count) {
-            doubles = new double[count];
-            longs = new long[count];
+        if (mask.length < count) {
+            lane = Lanes.buffer(dtype, count);
             mask = new long[count];
         }
     }
 
     /** Moves the selected values to the front of the lane buffer; returns how many there are. */
-    private int compactSelected(Object lane, int count) {
+    private int compactSelected(int count) {
         int kept = 0;
         for (int i = 0; i < count; i++) {
             if (mask[i] != 0) {
-                System.arraycopy(lane, i, lane, kept++, 1);
+                System.arraycopy(lane, i * width, lane, kept++ * width, width);
             }
         }
         return kept;
@@ -108,59 +108,72 @@ final class RowFold {
             return;
         }
         if (pairwise) {
-            add(ContiguousLoops.pairwiseSum(doubles, 0, count));
+            add(ContiguousLoops.pairwiseSum((double[]) lane, 0, count, dtype != DType.FLOAT64));
             return;
         }
         int i = 0;
         if (!started) {
-            doubleValue = doubles[0];
-            longValue = longs[0];
+            System.arraycopy(lane, 0, accumulator, 0, width);
             started = true;
             i = 1;
         }
         if (doubleOperator != null) {
-            double value = doubleValue;
+            double[] values = (double[]) lane;
+            double value = ((double[]) accumulator)[0];
             for (; i < count; i++) {
-                value = doubleOperator.applyAsDouble(value, doubles[i]);
+                value = doubleOperator.applyAsDouble(value, values[i]);
             }
-            doubleValue = value;
+            ((double[]) accumulator)[0] = value;
+        } else if (longOperator != null) {
+            long[] values = (long[]) lane;
+            long value = ((long[]) accumulator)[0];
+            for (; i < count; i++) {
+                value = longOperator.applyAsLong(value, values[i]);
+            }
+            ((long[]) accumulator)[0] = value;
         } else {
-            long value = longValue;
             for (; i < count; i++) {
-                value = longOperator.applyAsLong(value, longs[i]);
+                step(i);
             }
-            longValue = value;
         }
     }
 
+    /** accumulator = kernel(accumulator, lane[i]) through the kernel's own block form. */
+    private void step(int i) {
+        Object element = Lanes.buffer(dtype, 1);
+        System.arraycopy(lane, i * width, element, 0, width);
+        kernel.apply(new Object[] {accumulator, element}, accumulator, 1);
+    }
+
+    /** Adds a pairwise partial sum, in float32 precision for float32 and float16 as NumPy does. */
     private void add(double sum) {
-        doubleValue = started ? doubleValue + sum : sum;
+        double[] value = (double[]) accumulator;
+        double total = started ? value[0] + sum : sum;
+        value[0] = dtype == DType.FLOAT64 ? total : (float) total;
         started = true;
     }
 
     /**
-     * Accumulate: each element is replaced, in place in the lane buffer and then in {@code target},
-     * by the fold of the elements up to it.
+     * Accumulate: each element is replaced, in the lane buffer and then in {@code target}, by the
+     * fold of the elements up to it.
      */
     void scan(MemorySegment segment, long offset, long stride, long count, MemorySegment target, long targetOffset, long targetStride) {
-        boolean longLane = Lanes.isLongLane(dtype);
         for (long start = 0; start < count; start += Elementwise.BLOCK) {
             int blockCount = (int) Math.min(Elementwise.BLOCK, count - start);
             ensureCapacity(blockCount);
-            Object lane = longLane ? longs : doubles;
             Lanes.load(dtype, segment, offset + start * stride, stride, lane, blockCount);
             for (int i = 0; i < blockCount; i++) {
                 if (!started) {
-                    doubleValue = doubles[i];
-                    longValue = longs[i];
+                    System.arraycopy(lane, i * width, accumulator, 0, width);
                     started = true;
-                } else if (longLane) {
-                    longValue = longOperator.applyAsLong(longValue, longs[i]);
+                } else if (longOperator != null) {
+                    ((long[]) accumulator)[0] = longOperator.applyAsLong(((long[]) accumulator)[0], ((long[]) lane)[i]);
+                } else if (doubleOperator != null) {
+                    ((double[]) accumulator)[0] = doubleOperator.applyAsDouble(((double[]) accumulator)[0], ((double[]) lane)[i]);
                 } else {
-                    doubleValue = doubleOperator.applyAsDouble(doubleValue, doubles[i]);
+                    step(i);
                 }
-                doubles[i] = doubleValue;
-                longs[i] = longValue;
+                System.arraycopy(accumulator, 0, lane, i * width, width);
             }
             Lanes.store(dtype, lane, 0, target, targetOffset + start * targetStride, targetStride, blockCount);
         }
@@ -168,10 +181,6 @@ final class RowFold {
 
     /** Stores the accumulator, rounded or wrapped to the dtype, at {@code offset}. */
     void store(MemorySegment target, long offset) {
-        if (Lanes.isLongLane(dtype)) {
-            Lanes.storeLongs(dtype, new long[] {longValue}, 0, target, offset, 0, 1);
-        } else {
-            Lanes.storeDoubles(dtype, new double[] {doubleValue}, 0, target, offset, 0, 1);
-        }
+        Lanes.store(dtype, accumulator, 0, target, offset, 0, 1);
     }
 }

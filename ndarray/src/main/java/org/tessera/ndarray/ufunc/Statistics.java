@@ -44,15 +44,17 @@ public final class Statistics {
         return Reductions.reduce(Ufuncs.ADD, x.astype(DType.BOOL), options.withDtype(DType.INT64));
     }
 
-    /** The mean: the sum in the accumulation dtype divided by the count (cast back unsafely, as NumPy). */
+    /**
+     * The mean: the sum in the accumulation dtype divided by the count of selected elements (cast
+     * back unsafely, as NumPy). {@code initial} does not apply.
+     */
     public static NDArray mean(NDArray x, Options options) {
-        return divideByCount(sum(x, options.withDtype(accumulationType(x.dtype(), options.dtype()))),
-                count(x, options), resultType(x.dtype(), options.dtype()));
+        return average(x, options, selection(x, options, false));
     }
 
-    /** The variance with {@code ddof} delta degrees of freedom. */
+    /** The variance with {@code ddof} delta degrees of freedom, over the elements {@code where} selects. */
     public static NDArray var(NDArray x, Options options, long ddof) {
-        return variance(x, options, ddof, null);
+        return variance(x, options, ddof, selection(x, options, false));
     }
 
     public static NDArray std(NDArray x, Options options, long ddof) {
@@ -107,19 +109,11 @@ public final class Statistics {
     }
 
     public static NDArray nanmean(NDArray x, Options options) {
-        if (!x.dtype().isInexact()) {
-            return mean(x, options);
-        }
-        NDArray present = Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(x));
-        NDArray total = sum(withoutNaN(x, 0.0), options.withDtype(accumulationType(x.dtype(), options.dtype())));
-        return divideByCount(total, sum(present, options.withDtype(DType.INT64)), resultType(x.dtype(), options.dtype()));
+        return average(x, options, selection(x, options, true));
     }
 
     public static NDArray nanvar(NDArray x, Options options, long ddof) {
-        if (!x.dtype().isInexact()) {
-            return var(x, options, ddof);
-        }
-        return variance(x, options, ddof, Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(x)));
+        return variance(x, options, ddof, selection(x, options, true));
     }
 
     public static NDArray nanstd(NDArray x, Options options, long ddof) {
@@ -159,21 +153,41 @@ public final class Statistics {
     }
 
     /**
-     * NumPy's {@code _var}: the mean with kept axes, the squared deviations, their sum divided by
-     * {@code count - ddof} (never below 0). {@code present} masks the elements that count.
+     * The elements that count, as a bool mask of x's shape: the {@code where} mask, and for the
+     * nan-variants the elements that are not NaN. Null when every element counts.
      */
-    private static NDArray variance(NDArray x, Options options, long ddof, NDArray present) {
+    private static NDArray selection(NDArray x, Options options, boolean skipNaN) {
+        NDArray mask = options.where() == null ? null : options.where().broadcastTo(x.shape());
+        if (skipNaN && x.dtype().isInexact()) {
+            NDArray present = Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(x));
+            mask = mask == null ? present : Ufuncs.LOGICAL_AND.apply(mask, present);
+        }
+        return mask;
+    }
+
+    /** The sum of the selected elements over their count. */
+    private static NDArray average(NDArray x, Options options, NDArray selected) {
+        Options summed = options.withDtype(accumulationType(x.dtype(), options.dtype())).withWhere(selected).withInitial(null);
+        return divideByCount(sum(x, summed), count(x, summed, selected), resultType(x.dtype(), options.dtype()));
+    }
+
+    /**
+     * NumPy's {@code _var}: the mean with kept axes, the squared deviations, their sum divided by
+     * {@code count - ddof} (never below 0), all over the {@code selected} elements.
+     */
+    private static NDArray variance(NDArray x, Options options, long ddof, NDArray selected) {
         DType accumulation = accumulationType(x.dtype(), options.dtype());
-        DType result = resultType(x.dtype(), options.dtype());
-        Options kept = options.withKeepdims(true).withDtype(accumulation).withWhere(present);
-        Object counts = present == null ? count(x, kept) : sum(present, kept.withDtype(DType.INT64).withWhere(null));
-        NDArray mean = divideByCount(sum(x, kept), counts, accumulation);
+        DType result = resultType(x.dtype(), options.dtype()).realType();
+        Options kept = options.withKeepdims(true).withDtype(accumulation).withWhere(selected).withInitial(null);
+        NDArray mean = divideByCount(sum(x, kept), count(x, kept, selected), accumulation);
         NDArray deviation = Ufuncs.SUBTRACT.apply(x.dtype() == accumulation ? x : x.astype(accumulation), mean);
-        NDArray squares = Ufuncs.MULTIPLY.apply(deviation, deviation);
-        Options summed = options.withDtype(accumulation).withWhere(present);
+        // Complex deviations square to |z|^2, a real value, as NumPy's multiply by the conjugate.
+        NDArray squares = deviation.dtype().isComplex()
+                ? Ufuncs.ADD.apply(Ufuncs.SQUARE.apply(deviation.real()), Ufuncs.SQUARE.apply(deviation.imag()))
+                : Ufuncs.MULTIPLY.apply(deviation, deviation);
+        Options summed = options.withDtype(accumulation.realType()).withWhere(selected).withInitial(null);
         NDArray total = sum(squares, summed);
-        Object reducedCounts = present == null ? count(x, options) : sum(present, options.withDtype(DType.INT64).withWhere(null));
-        NDArray degrees = Ufuncs.MAXIMUM.apply(Ufuncs.SUBTRACT.apply(reducedCounts, ddof), 0L);
+        NDArray degrees = Ufuncs.MAXIMUM.apply(Ufuncs.SUBTRACT.apply(count(x, summed, selected), ddof), 0L);
         return divideByCount(total, degrees, result);
     }
 
@@ -183,10 +197,15 @@ public final class Statistics {
         return quotient.dtype() == result ? quotient : quotient.astype(result);
     }
 
-    /** The number of elements each result element reduces, as a Java long (a weak scalar). */
-    private static Object count(NDArray x, Options options) {
-        long[] reduced = Axes.of(options.axes(), x.ndim()).reducedShape(x.shape());
-        return Shapes.size(reduced);
+    /**
+     * How many elements each result element reduces: a Java long (a weak scalar) when every
+     * element counts, else the int64 sum of the selection with the result's shape.
+     */
+    private static Object count(NDArray x, Options options, NDArray selected) {
+        if (selected == null) {
+            return Shapes.size(Axes.of(options.axes(), x.ndim()).reducedShape(x.shape()));
+        }
+        return sum(selected, options.withDtype(DType.INT64).withWhere(null).withInitial(null));
     }
 
     /** The dtype sums run in: as requested, float64 for bool and integers, float32 for float16. */

@@ -9,9 +9,9 @@ import org.tessera.ndarray.dtype.DType;
 final class TypeCodes {
     private TypeCodes() {}
 
-    private static final String CODES = "?bBhHiIlLefd";
+    private static final String CODES = "?bBhHiIlLefdFD";
     private static final DType[] TYPES = {DType.BOOL, DType.INT8, DType.UINT8, DType.INT16, DType.UINT16, DType.INT32,
-            DType.UINT32, DType.INT64, DType.UINT64, DType.FLOAT16, DType.FLOAT32, DType.FLOAT64};
+            DType.UINT32, DType.INT64, DType.UINT64, DType.FLOAT16, DType.FLOAT32, DType.FLOAT64, DType.COMPLEX64, DType.COMPLEX128};
 
     /** The bool loop. */
     static final String BOOL = "?";
@@ -19,6 +19,8 @@ final class TypeCodes {
     static final String INTEGERS = "bBhHiIlL";
     /** Float loops in NumPy's search order. */
     static final String FLOATS = "efd";
+    /** Complex loops. */
+    static final String COMPLEX = "FD";
 
     static DType dtype(char code) {
         int index = CODES.indexOf(code);

@@ -54,11 +54,10 @@ final class TypeResolution {
         return new Resolved(loop, inputs);
     }
 
+    /** Whether a weak scalar's value lies in {@code dtype}'s range; only Java integers into integer types can miss. */
     private static boolean fits(Object weak, DType dtype) {
-        if (!(dtype.isInteger() && weak instanceof Number number) || weak instanceof Double || weak instanceof Float) {
-            return true;
-        }
-        return inRange(number.longValue(), dtype);
+        boolean integral = weak instanceof Long || weak instanceof Integer || weak instanceof Short || weak instanceof Byte;
+        return !(integral && dtype.isInteger()) || inRange(((Number) weak).longValue(), dtype);
     }
 
     /** The first loop all {@code dtypes} cast to safely, honouring the ufunc's special rules. */
@@ -100,6 +99,7 @@ final class TypeResolution {
         NDArray scalar = NDArray.zeros(dtype);
         switch (value) {
             case Boolean flag -> scalar.setBoolean(flag);
+            case org.tessera.ndarray.dtype.Complex complex -> scalar.setComplex(complex);
             case Double real -> scalar.setDouble(real);
             case Float real -> scalar.setDouble(real);
             case Number integer when dtype.isBool() -> scalar.setBoolean(integer.longValue() != 0);

@@ -101,6 +101,26 @@ public final class Ufunc {
         return results;
     }
 
+    /** {@code ufunc.reduce(x, axis=..., dtype=..., keepdims=..., initial=..., where=...)}. */
+    public NDArray reduce(NDArray x, Reductions.Options options) {
+        return Reductions.reduce(this, x, options);
+    }
+
+    /** {@code ufunc.accumulate(x, axis)}: the running reduction along {@code axis}. */
+    public NDArray accumulate(NDArray x, int axis) {
+        return Reductions.accumulate(this, x, axis, null);
+    }
+
+    /** {@code ufunc.reduceat(x, indices, axis)}: reductions over the slices between consecutive indices. */
+    public NDArray reduceat(NDArray x, long[] indices, int axis) {
+        return Reductions.reduceat(this, x, indices, axis, null);
+    }
+
+    /** {@code ufunc.outer(a, b)}: the ufunc over every pair of elements, of shape a.shape + b.shape. */
+    public NDArray outer(NDArray a, NDArray b) {
+        return Reductions.outer(this, a, b);
+    }
+
     private long[] resultShape(NDArray[] inputs, NDArray[] outputs) {
         long[][] shapes = Arrays.stream(inputs).map(NDArray::shape).toArray(long[][]::new);
         long[] shape = Shapes.broadcast(shapes);
@@ -241,6 +261,15 @@ public final class Ufunc {
             return this;
         }
 
+        /** Complex loops whose output is the part type (absolute: complex128 gives float64). */
+        Builder eachComplexTo(String codes, Function<DType, Kernel> kernel) {
+            for (char code : codes.toCharArray()) {
+                DType dtype = TypeCodes.dtype(code);
+                add(dtype, dtype.realType(), List.of(kernel.apply(dtype)), null);
+            }
+            return this;
+        }
+
         /** Loops with one kernel per output, as divmod's quotient and remainder. */
         Builder eachWithKernels(String codes, Function<DType, List<Kernel>> kernels) {
             for (char code : codes.toCharArray()) {
@@ -251,7 +280,7 @@ public final class Ufunc {
         }
 
         /** Loops whose first input is a bool condition and the others of the loop type (where). */
-        Builder selecting(String codes, Kernel kernel) {
+        Builder selecting(String codes, Function<DType, Kernel> kernel) {
             for (char code : codes.toCharArray()) {
                 DType dtype = TypeCodes.dtype(code);
                 List<DType> inputs = new ArrayList<>();
@@ -259,7 +288,7 @@ public final class Ufunc {
                 for (int i = 1; i < inputCount; i++) {
                     inputs.add(dtype);
                 }
-                loops.add(new Loop(inputs, List.of(dtype), List.of(kernel), null));
+                loops.add(new Loop(inputs, List.of(dtype), List.of(kernel.apply(dtype)), null));
             }
             return this;
         }

@@ -1,6 +1,7 @@
 package org.tessera.ndarray.ufunc;
 
 import static org.tessera.ndarray.ufunc.TypeCodes.BOOL;
+import static org.tessera.ndarray.ufunc.TypeCodes.COMPLEX;
 import static org.tessera.ndarray.ufunc.TypeCodes.FLOATS;
 import static org.tessera.ndarray.ufunc.TypeCodes.INTEGERS;
 
@@ -26,26 +27,30 @@ public final class Ufuncs {
 
     public static final Ufunc ADD = Ufunc.builder("add", 2, 1).identity(0L)
             .each(BOOL, dtype -> new Kernel.LongBinary((a, b) -> a | b))
-            .each(INTEGERS, dtype -> new Kernel.LongBinary(Long::sum))
-            .each(FLOATS, dtype -> new Kernel.DoubleBinary(Double::sum))
+            .each(INTEGERS, dtype -> new Kernel.LongArithmetic(Arithmetic.ADD))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.ADD))
+            .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::add))
             .contiguous(DType.FLOAT64, ContiguousLoops::addFloat64)
             .build();
 
     public static final Ufunc SUBTRACT = Ufunc.builder("subtract", 2, 1).rejectsBool()
-            .each(INTEGERS, dtype -> new Kernel.LongBinary((a, b) -> a - b))
-            .each(FLOATS, dtype -> new Kernel.DoubleBinary((a, b) -> a - b))
+            .each(INTEGERS, dtype -> new Kernel.LongArithmetic(Arithmetic.SUBTRACT))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.SUBTRACT))
+            .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::subtract))
             .contiguous(DType.FLOAT64, ContiguousLoops::subtractFloat64)
             .build();
 
     public static final Ufunc MULTIPLY = Ufunc.builder("multiply", 2, 1).identity(1L)
             .each(BOOL, dtype -> new Kernel.LongBinary((a, b) -> a & b))
-            .each(INTEGERS, dtype -> new Kernel.LongBinary((a, b) -> a * b))
-            .each(FLOATS, dtype -> new Kernel.DoubleBinary((a, b) -> a * b))
+            .each(INTEGERS, dtype -> new Kernel.LongArithmetic(Arithmetic.MULTIPLY))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.MULTIPLY))
+            .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::multiply))
             .contiguous(DType.FLOAT64, ContiguousLoops::multiplyFloat64)
             .build();
 
     public static final Ufunc TRUE_DIVIDE = Ufunc.builder("true_divide", 2, 1).integerInputsAs(DType.FLOAT64)
-            .each(FLOATS, dtype -> new Kernel.DoubleBinary((a, b) -> a / b))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.DIVIDE))
+            .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::divide))
             .contiguous(DType.FLOAT64, ContiguousLoops::divideFloat64)
             .build();
 
@@ -74,7 +79,8 @@ public final class Ufuncs {
 
     public static final Ufunc NEGATIVE = Ufunc.builder("negative", 1, 1).rejectsBool()
             .each(INTEGERS, dtype -> new Kernel.LongUnary(a -> -a))
-            .each(FLOATS, dtype -> new Kernel.DoubleUnary(a -> -a))
+            .each(FLOATS, dtype -> new Kernel.DoubleUnaryArithmetic(UnaryArithmetic.NEGATIVE))
+            .each(COMPLEX, dtype -> new Kernel.ComplexUnary(ComplexMath::negative))
             .build();
 
     public static final Ufunc POSITIVE = Ufunc.builder("positive", 1, 1).rejectsBool()
@@ -85,7 +91,8 @@ public final class Ufuncs {
     public static final Ufunc ABSOLUTE = Ufunc.builder("absolute", 1, 1)
             .each(BOOL, dtype -> new Kernel.LongUnary(a -> a))
             .each(INTEGERS, dtype -> new Kernel.LongUnary(a -> IntegerMath.absolute(dtype, a)))
-            .each(FLOATS, dtype -> new Kernel.DoubleUnary(Math::abs))
+            .each(FLOATS, dtype -> new Kernel.DoubleUnaryArithmetic(UnaryArithmetic.ABSOLUTE))
+            .eachComplexTo(COMPLEX, dtype -> new Kernel.ComplexReal(ComplexMath::absolute))
             .build();
 
     public static final Ufunc SIGN = Ufunc.builder("sign", 1, 1)
@@ -100,17 +107,21 @@ public final class Ufuncs {
 
     public static final Ufunc SQUARE = Ufunc.builder("square", 1, 1)
             .each(INTEGERS, dtype -> new Kernel.LongUnary(a -> a * a))
-            .each(FLOATS, dtype -> new Kernel.DoubleUnary(a -> a * a))
+            .each(FLOATS, dtype -> new Kernel.DoubleUnaryArithmetic(UnaryArithmetic.SQUARE))
+            .each(COMPLEX, dtype -> new Kernel.ComplexUnary(ComplexMath::square))
             .build();
 
     // ---------------------------------------------------------------- float functions
 
-    public static final Ufunc SQRT = floatFunction("sqrt", Math::sqrt);
+    public static final Ufunc SQRT = Ufunc.builder("sqrt", 1, 1)
+            .each(FLOATS, dtype -> new Kernel.DoubleUnaryArithmetic(UnaryArithmetic.SQRT))
+            .each(COMPLEX, dtype -> new Kernel.ComplexUnary(ComplexMath::sqrt))
+            .build();
     public static final Ufunc CBRT = floatFunction("cbrt", Math::cbrt);
-    public static final Ufunc EXP = floatFunction("exp", Math::exp);
+    public static final Ufunc EXP = complexFunction("exp", Math::exp, ComplexMath::exp);
     public static final Ufunc EXP2 = floatFunction("exp2", FloatMath::exp2);
     public static final Ufunc EXPM1 = floatFunction("expm1", Math::expm1);
-    public static final Ufunc LOG = floatFunction("log", Math::log);
+    public static final Ufunc LOG = complexFunction("log", Math::log, ComplexMath::log);
     public static final Ufunc LOG2 = floatFunction("log2", FloatMath::log2);
     public static final Ufunc LOG10 = floatFunction("log10", Math::log10);
     public static final Ufunc LOG1P = floatFunction("log1p", Math::log1p);
@@ -138,8 +149,16 @@ public final class Ufuncs {
 
     // ---------------------------------------------------------------- extrema
 
-    public static final Ufunc MAXIMUM = extremum("maximum", dtype -> (a, b) -> IntegerMath.maximum(dtype, a, b), FloatMath::maximum);
-    public static final Ufunc MINIMUM = extremum("minimum", dtype -> (a, b) -> IntegerMath.minimum(dtype, a, b), FloatMath::minimum);
+    public static final Ufunc MAXIMUM = Ufunc.builder("maximum", 2, 1)
+            .each(BOOL + INTEGERS, dtype -> dtype == DType.UINT64
+                    ? new Kernel.LongBinary((a, b) -> IntegerMath.maximum(dtype, a, b)) : new Kernel.LongArithmetic(Arithmetic.MAXIMUM))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.MAXIMUM))
+            .build();
+    public static final Ufunc MINIMUM = Ufunc.builder("minimum", 2, 1)
+            .each(BOOL + INTEGERS, dtype -> dtype == DType.UINT64
+                    ? new Kernel.LongBinary((a, b) -> IntegerMath.minimum(dtype, a, b)) : new Kernel.LongArithmetic(Arithmetic.MINIMUM))
+            .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.MINIMUM))
+            .build();
     public static final Ufunc FMAX = extremum("fmax", dtype -> (a, b) -> IntegerMath.maximum(dtype, a, b), FloatMath::fmax);
     public static final Ufunc FMIN = extremum("fmin", dtype -> (a, b) -> IntegerMath.minimum(dtype, a, b), FloatMath::fmin);
 
@@ -149,12 +168,13 @@ public final class Ufuncs {
             .build();
 
     /** NumPy's {@code where(condition, x, y)} as a ufunc over a bool condition. */
-    public static final Ufunc WHERE = Ufunc.builder("where", 3, 1).selecting(ALL, new Kernel.Select()).build();
+    public static final Ufunc WHERE = Ufunc.builder("where", 3, 1)
+            .selecting(ALL + COMPLEX, dtype -> new Kernel.Select(dtype.isComplex() ? 2 : 1)).build();
 
     // ---------------------------------------------------------------- comparisons
 
-    public static final Ufunc EQUAL = comparison("equal", order -> order == 0, (a, b) -> a == b);
-    public static final Ufunc NOT_EQUAL = comparison("not_equal", order -> order != 0, (a, b) -> a != b);
+    public static final Ufunc EQUAL = equality("equal", true);
+    public static final Ufunc NOT_EQUAL = equality("not_equal", false);
     public static final Ufunc LESS = comparison("less", order -> order < 0, (a, b) -> a < b);
     public static final Ufunc LESS_EQUAL = comparison("less_equal", order -> order <= 0, (a, b) -> a <= b);
     public static final Ufunc GREATER = comparison("greater", order -> order > 0, (a, b) -> a > b);
@@ -225,6 +245,13 @@ public final class Ufuncs {
         return Ufunc.builder(name, 2, 1).each(FLOATS, dtype -> new Kernel.DoubleBinary(function)).build();
     }
 
+    private static Ufunc complexFunction(String name, DoubleUnaryOperator real, Kernel.ComplexUnaryOperator complex) {
+        return Ufunc.builder(name, 1, 1)
+                .each(FLOATS, dtype -> new Kernel.DoubleUnary(real))
+                .each(COMPLEX, dtype -> new Kernel.ComplexUnary(complex))
+                .build();
+    }
+
     private static Ufunc rounding(String name, DoubleUnaryOperator function) {
         return Ufunc.builder(name, 1, 1)
                 .each(BOOL + INTEGERS, dtype -> new Kernel.LongUnary(a -> a))
@@ -251,10 +278,20 @@ public final class Ufuncs {
     }
 
     private static Ufunc comparison(String name, OrderTest integers, Kernel.DoubleRelation floats) {
+        return comparisonBuilder(name, integers, floats).build();
+    }
+
+    /** equal and not_equal also compare complex values, part by part. */
+    private static Ufunc equality(String name, boolean equal) {
+        return comparisonBuilder(name, order -> (order == 0) == equal, (a, b) -> (a == b) == equal)
+                .eachTo(COMPLEX, DType.BOOL, dtype -> new Kernel.ComplexEquality(equal))
+                .build();
+    }
+
+    private static Ufunc.Builder comparisonBuilder(String name, OrderTest integers, Kernel.DoubleRelation floats) {
         return Ufunc.builder(name, 2, 1).comparesWeakIntegersExactly()
                 .eachTo(BOOL + INTEGERS, DType.BOOL, dtype -> new Kernel.LongCompare((a, b) -> integers.test(IntegerMath.compare(dtype, a, b))))
-                .eachTo(FLOATS, DType.BOOL, dtype -> new Kernel.DoubleCompare(floats))
-                .build();
+                .eachTo(FLOATS, DType.BOOL, dtype -> new Kernel.DoubleCompare(floats));
     }
 
     /** Truth of both operands combined; NaN counts as true, as any nonzero value. */

@@ -1,0 +1,140 @@
+package org.tessera.ndarray.ufunc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.error.AxisException;
+import org.tessera.ndarray.ufunc.Reductions.Options;
+
+class ReductionsTest {
+
+    /** 0..23 as int64 in shape (2, 3, 4). */
+    private static NDArray grid() {
+        return NDArrays.arange(24).reshape(2, 3, 4);
+    }
+
+    @Test
+    void reduceOverATupleOfAxesWithKeptDimensions() {
+        NDArray sums = Reductions.reduce(Ufuncs.ADD, grid(), Options.axes(0, -1).withKeepdims(true));
+        assertArrayEquals(new long[] {1, 3, 1}, sums.shape());
+        // Row j sums grid[0, j, :] and grid[1, j, :]: (4j + 6) + (4j + 54).
+        assertArrayEquals(new long[] {60, 92, 124}, Flat.longs(sums));
+    }
+
+    @Test
+    void reduceWithInitialStartsFromIt() {
+        NDArray sums = Reductions.reduce(Ufuncs.ADD, grid(), Options.axes(2).withInitial(100L));
+        assertArrayEquals(new long[] {2, 3}, sums.shape());
+        assertEquals(106L, sums.getLong(0, 0));
+    }
+
+    @Test
+    void reduceWithWhereSkipsMaskedElements() {
+        NDArray mask = NDArrays.array(true, false, false, true);
+        NDArray sums = Reductions.reduce(Ufuncs.ADD, grid(), Options.axes(2).withWhere(mask));
+        assertArrayEquals(new long[] {0 + 3, 4 + 7, 8 + 11, 12 + 15, 16 + 19, 20 + 23}, Flat.longs(sums));
+    }
+
+    @Test
+    void maximumWithWhereNeedsAnInitialWhereARowIsEmpty() {
+        NDArray mask = NDArrays.array(false, false, false, false);
+        assertThrows(IllegalArgumentException.class,
+                () -> Reductions.reduce(Ufuncs.MAXIMUM, grid(), Options.axes(2).withWhere(mask)));
+        NDArray maxima = Reductions.reduce(Ufuncs.MAXIMUM, grid(), Options.axes(2).withWhere(mask).withInitial(-1L));
+        assertArrayEquals(new long[] {-1, -1, -1, -1, -1, -1}, Flat.longs(maxima));
+    }
+
+    @Test
+    void maxOfAnEmptyArrayIsAValueErrorNamingTheOperation() {
+        IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class,
+                () -> Statistics.max(NDArrays.zeros(DType.FLOAT64, 0), Options.all()));
+        assertTrue(thrown.getMessage().contains("maximum") && thrown.getMessage().contains("identity"), thrown.getMessage());
+        assertEquals(0.0, Statistics.sum(NDArrays.zeros(DType.FLOAT64, 0), Options.all()).getDouble());
+    }
+
+    @Test
+    void reduceDtypeRules() {
+        assertEquals(DType.INT64, Statistics.sum(NDArrays.array(new byte[] {1, 2}), Options.all()).dtype());
+        assertEquals(DType.UINT64, Statistics.sum(NDArrays.array(new byte[] {1, 2}).astype(DType.UINT8), Options.all()).dtype());
+        assertEquals(DType.INT64, Statistics.sum(NDArrays.array(true, true), Options.all()).dtype());
+        assertEquals(DType.INT8, Reductions.reduce(Ufuncs.MAXIMUM, NDArrays.array(new byte[] {1, 2}), Options.all()).dtype());
+        assertEquals(DType.FLOAT32, Statistics.sum(NDArrays.array(new byte[] {1, 2}), Options.all().withDtype(DType.FLOAT32)).dtype());
+    }
+
+    @Test
+    void aRepeatedOrOutOfRangeAxisIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> Statistics.sum(grid(), Options.axes(1, -2)));
+        assertThrows(AxisException.class, () -> Statistics.sum(grid(), Options.axes(3)));
+    }
+
+    @Test
+    void accumulateAlongAnAxis() {
+        NDArray running = NDArrays.accumulate(Ufuncs.ADD, NDArrays.arange(6).reshape(2, 3), 0);
+        assertArrayEquals(new long[] {0, 1, 2, 3, 5, 7}, Flat.longs(running));
+        NDArray products = NDArrays.accumulate(Ufuncs.MULTIPLY, NDArrays.array(1L, 2L, 3L, 4L), -1);
+        assertArrayEquals(new long[] {1, 2, 6, 24}, Flat.longs(products));
+    }
+
+    @Test
+    void reduceatWithDecreasingIndicesTakesTheSingleElement() {
+        NDArray x = NDArrays.arange(8);
+        NDArray result = NDArrays.reduceat(Ufuncs.ADD, x, new long[] {0, 4, 1, 5, 5, 7}, 0);
+        // [0:4] = 6, then 4 > 1 gives x[4], [1:5] = 10, 5 == 5 gives x[5], [5:7] = 11, the last runs to the end: x[7].
+        assertArrayEquals(new long[] {6, 4, 10, 5, 11, 7}, Flat.longs(result));
+    }
+
+    @Test
+    void reduceatAlongTheLastAxisOfAMatrix() {
+        NDArray x = NDArrays.arange(8).reshape(2, 4);
+        NDArray result = NDArrays.reduceat(Ufuncs.MAXIMUM, x, new long[] {0, 2}, 1);
+        assertArrayEquals(new long[] {2, 2}, result.shape());
+        assertArrayEquals(new long[] {1, 3, 5, 7}, Flat.longs(result));
+    }
+
+    @Test
+    void reduceatRefusesAnIndexOutOfRange() {
+        IndexOutOfBoundsException thrown = assertThrows(IndexOutOfBoundsException.class,
+                () -> NDArrays.reduceat(Ufuncs.ADD, NDArrays.arange(4), new long[] {0, 4}, 0));
+        assertTrue(thrown.getMessage().contains("4"), thrown.getMessage());
+    }
+
+    @Test
+    void onlyBinaryUfuncsReduce() {
+        assertThrows(IllegalArgumentException.class, () -> Reductions.reduce(Ufuncs.SQRT, grid(), Options.all()));
+    }
+
+    @Test
+    void reducingLeadingAxesFoldsWholeSlicesWithTheSameResults() {
+        NDArray cube = NDArrays.arange(4 * 5 * 100).reshape(4, 5, 100).astype(DType.INT16);
+        NDArray acrossSlices = Reductions.reduce(Ufuncs.ADD, cube, Options.axes(0, 1));
+        NDArray alongRows = Reductions.reduce(Ufuncs.ADD, cube.transpose(2, 0, 1), Options.axes(1, 2));
+        assertEquals(DType.INT64, acrossSlices.dtype());
+        assertArrayEquals(Flat.longs(alongRows), Flat.longs(acrossSlices));
+        NDArray maxima = Reductions.reduce(Ufuncs.MAXIMUM, cube, Options.axes(0).withKeepdims(true).withInitial(1990L));
+        assertArrayEquals(new long[] {1, 5, 100}, maxima.shape());
+        assertEquals(1990L, maxima.getLong(0, 0, 0));
+        assertEquals(1999L, maxima.getLong(0, 4, 99));
+    }
+
+    @Test
+    void reducingAnEmptyLeadingAxisGivesTheIdentityOrFails() {
+        NDArray empty = NDArrays.zeros(DType.FLOAT64, 0, 100);
+        assertArrayEquals(new double[100], Flat.doubles(Statistics.sum(empty, Options.axes(0))));
+        assertThrows(IllegalArgumentException.class, () -> Statistics.max(empty, Options.axes(0)));
+    }
+
+    @Test
+    void binaryUfuncsCarryTheirMethods() {
+        NDArray x = NDArrays.arange(6).reshape(2, 3);
+        assertArrayEquals(new long[] {3, 12}, Flat.longs(Ufuncs.ADD.reduce(x, Options.axes(1))));
+        assertArrayEquals(new long[] {0, 1, 3, 3, 7, 12}, Flat.longs(Ufuncs.ADD.accumulate(x, 1)));
+        assertArrayEquals(new long[] {0, 2, 3, 5}, Flat.longs(Ufuncs.MAXIMUM.reduceat(x, new long[] {0, 1}, 1)));
+        assertArrayEquals(new long[] {2, 3, 3}, Ufuncs.ADD.outer(x, NDArrays.arange(3)).shape());
+    }
+}

@@ -1,0 +1,174 @@
+package org.tessera.ndarray.ufunc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.ufunc.Reductions.Options;
+
+class StatisticsTest {
+
+    @Test
+    void pairwiseSumOfAMillionElementsIsAccurate() {
+        Random random = new Random(42);
+        int count = 1_000_000;
+        double[] values = new double[count];
+        double naive = 0;
+        for (int i = 0; i < count; i++) {
+            values[i] = random.nextDouble() * 1e3 + 0.1;
+            naive += values[i];
+        }
+        double sum = Statistics.sum(NDArrays.array(values), Options.all()).getDouble();
+        double reference = compensatedSum(values);
+        double pairwiseError = Math.abs(sum - reference) / reference;
+        // Pairwise summation errs by O(log n) ulps; the naive loop by O(n).
+        assertTrue(pairwiseError < 1e-15, "relative error " + pairwiseError);
+        assertTrue(pairwiseError <= Math.abs(naive - reference) / reference, "pairwise no worse than the naive loop");
+    }
+
+    /** Neumaier's compensated (Kahan-Babuska) sum: within an ulp or two of the exact sum. */
+    private static double compensatedSum(double[] values) {
+        double sum = 0;
+        double compensation = 0;
+        for (double value : values) {
+            double next = sum + value;
+            compensation += Math.abs(sum) >= Math.abs(value) ? (sum - next) + value : (value - next) + sum;
+            sum = next;
+        }
+        return sum + compensation;
+    }
+
+    @Test
+    void compensatedReferenceAgreesWithExactArithmetic() {
+        double[] values = new Random(7).doubles(10_000, 0, 1e3).toArray();
+        BigDecimal exact = BigDecimal.ZERO;
+        for (double value : values) {
+            exact = exact.add(new BigDecimal(value));
+        }
+        assertEquals(exact.round(MathContext.DECIMAL64).doubleValue(), compensatedSum(values), Math.ulp(exact.doubleValue()));
+    }
+
+    @Test
+    void pairwiseSumAlongStridedRowsMatchesTheReference() {
+        NDArray matrix = NDArrays.linspace(0, 1, 3000).reshape(1000, 3);
+        NDArray columns = Statistics.sum(matrix, Options.axes(0));
+        double expected = 0;
+        for (int row = 0; row < 1000; row++) {
+            expected += matrix.getDouble(row, 2);
+        }
+        assertEquals(expected, columns.getDouble(2), 1e-12 * expected);
+    }
+
+    @Test
+    void meanVarianceAndStandardDeviation() {
+        NDArray x = NDArrays.array(new int[] {1, 2, 3, 4});
+        assertEquals(DType.FLOAT64, Statistics.mean(x, Options.all()).dtype());
+        assertEquals(2.5, Statistics.mean(x, Options.all()).getDouble());
+        assertEquals(1.25, Statistics.var(x, Options.all(), 0).getDouble(), 1e-15);
+        assertEquals(5.0 / 3, Statistics.var(x, Options.all(), 1).getDouble(), 1e-15);
+        assertEquals(Math.sqrt(1.25), Statistics.std(x, Options.all(), 0).getDouble(), 1e-15);
+    }
+
+    @Test
+    void meanOfFloat16StaysFloat16() {
+        NDArray halves = NDArrays.array(1.0, 2.0).astype(DType.FLOAT16);
+        NDArray mean = Statistics.mean(halves, Options.all());
+        assertEquals(DType.FLOAT16, mean.dtype());
+        assertEquals(1.5, mean.getDouble());
+    }
+
+    @Test
+    void varianceAlongAnAxisWithKeptDimensions() {
+        NDArray x = NDArrays.array(new double[][] {{1, 3}, {5, 11}});
+        NDArray variance = Statistics.var(x, Options.axes(1).withKeepdims(true), 0);
+        assertArrayEquals(new long[] {2, 1}, variance.shape());
+        assertEquals(1.0, variance.getDouble(0, 0));
+        assertEquals(9.0, variance.getDouble(1, 0));
+    }
+
+    @Test
+    void argmaxFindsTheFirstExtremeAndTheFirstNaN() {
+        assertEquals(1L, Statistics.argmax(NDArrays.array(1.0, 5.0, 5.0), null, false).getLong());
+        assertEquals(2L, Statistics.argmax(NDArrays.array(1.0, 5.0, Double.NaN, Double.NaN), null, false).getLong());
+        assertEquals(0L, Statistics.nanargmax(NDArrays.array(9.0, Double.NaN, 5.0), null, false).getLong());
+        NDArray perRow = Statistics.argmin(NDArrays.array(new double[][] {{3, 1}, {0, 2}}), 1, true);
+        assertArrayEquals(new long[] {2, 1}, perRow.shape());
+        assertEquals(0L, perRow.getLong(1, 0));
+    }
+
+    @Test
+    void nanargmaxOfOnlyNaNIsAValueError() {
+        assertThrows(IllegalArgumentException.class, () -> Statistics.nanargmax(NDArrays.array(Double.NaN), null, false));
+    }
+
+    @Test
+    void nanVariantsTreatNaNAsMissing() {
+        NDArray x = NDArrays.array(1.0, Double.NaN, 3.0);
+        assertEquals(4.0, Statistics.nansum(x, Options.all()).getDouble());
+        assertEquals(3.0, Statistics.nanprod(x, Options.all()).getDouble());
+        assertEquals(2.0, Statistics.nanmean(x, Options.all()).getDouble());
+        assertEquals(1.0, Statistics.nanvar(x, Options.all(), 0).getDouble());
+        assertEquals(Math.sqrt(2.0), Statistics.nanstd(x, Options.all(), 1).getDouble(), 1e-15);
+        assertEquals(3.0, Statistics.nanmax(x, Options.all()).getDouble());
+        assertEquals(1.0, Statistics.nanmin(x, Options.all()).getDouble());
+        assertArrayEquals(new long[] {3}, Statistics.nancumsum(x, null, null).shape());
+        assertEquals(4.0, Statistics.nancumsum(x, null, null).getDouble(2));
+        assertEquals(3.0, Statistics.nancumprod(x, null, null).getDouble(2));
+        assertTrue(Double.isNaN(Statistics.max(x, Options.all()).getDouble()));
+    }
+
+    @Test
+    void countsAndTruth() {
+        NDArray x = NDArrays.array(0.0, Double.NaN, 2.0);
+        assertEquals(2L, Statistics.countNonzero(x, Options.all()).getLong());
+        assertTrue(Statistics.any(x, Options.all()).getBoolean());
+        assertEquals(false, Statistics.all(x, Options.all()).getBoolean());
+    }
+
+    @Test
+    void cumulativeSumsFlattenWithoutAnAxis() {
+        NDArray running = Statistics.cumsum(NDArrays.array(new byte[] {100, 100, 100}), null, null);
+        assertEquals(DType.INT64, running.dtype());
+        assertEquals(300L, running.getLong(2));
+        NDArray grid = NDArrays.arange(6).reshape(2, 3);
+        assertArrayEquals(new long[] {6}, Statistics.cumprod(grid, null, null).shape());
+    }
+
+    @Test
+    void argExtremaScanAcrossBlocks() {
+        int count = 3 * Elementwise.BLOCK + 5;
+        NDArray x = NDArrays.arange(count).astype(DType.FLOAT64);
+        x.setDouble(-1.0, 2L * Elementwise.BLOCK + 1);
+        assertEquals(count - 1L, Statistics.argmax(x, null, false).getLong());
+        assertEquals(2L * Elementwise.BLOCK + 1, Statistics.argmin(x, null, false).getLong());
+        x.setDouble(Double.NaN, count - 2L);
+        assertEquals(count - 2L, Statistics.argmin(x, 0, false).getLong());
+        NDArray unsigned = NDArrays.arange(count).astype(DType.UINT64);
+        unsigned.setLong(-1L, 7);
+        assertEquals(7L, Statistics.argmax(unsigned, null, false).getLong());
+    }
+
+    @Test
+    void meanAndVarianceCountOnlyTheSelectedElements() {
+        NDArray x = NDArrays.array(new double[][] {{1, 2, 100}, {3, Double.NaN, 5}});
+        NDArray firstTwo = NDArrays.array(true, true, false);
+        NDArray means = Statistics.mean(x, Options.axes(1).withWhere(firstTwo));
+        assertEquals(1.5, means.getDouble(0));
+        assertTrue(Double.isNaN(means.getDouble(1)));
+        NDArray nanMeans = Statistics.nanmean(x, Options.axes(1).withWhere(firstTwo));
+        assertEquals(3.0, nanMeans.getDouble(1));
+        NDArray variances = Statistics.var(x, Options.axes(1).withWhere(firstTwo), 0);
+        assertEquals(0.25, variances.getDouble(0));
+        NDArray nanVariances = Statistics.nanvar(x, Options.axes(1), 0);
+        assertEquals(1.0, nanVariances.getDouble(1));
+    }
+}
