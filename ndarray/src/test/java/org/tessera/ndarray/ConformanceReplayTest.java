@@ -62,6 +62,10 @@ class ConformanceReplayTest {
 
     private static void replay(String suite, List<CorpusCase> cases) {
         CaseRunner runner = IMPLEMENTED.get(suite);
+        if (runner == null && suite.endsWith("_chunks")) {
+            System.out.println("conformance " + suite + ": a Dask chunk suite, replayed by the array module (ChunkConformanceTest)");
+            return;
+        }
         if (runner == null) {
             System.out.println("conformance " + suite + ": not implemented");
             return;
