@@ -71,6 +71,26 @@ class ChunkedArrayTest {
     }
 
     @Test
+    void transposeIsBlockwiseAndMatchesNumPy() {
+        NDArray a = matrix(7, 9);
+        ChunkedArray x = Creation.fromSource(RegionSource.of(a), ChunkSpec.of(3, 4));
+        ChunkedArray t = org.tessera.array.reshape.Transpose.transpose(x);
+        assertEquals(Chunks.of(new long[] {4, 4, 1}, new long[] {3, 3, 1}), t.chunks());
+        assertSameArray(a.transpose().copy(), t.compute());
+        // W1's expression: (x + x.T).mean(axis=0) on a square array.
+        NDArray square = matrix(10, 10);
+        ChunkedArray y = Creation.fromSource(RegionSource.of(square), ChunkSpec.of(3, 3));
+        ChunkedArray w1 = org.tessera.array.reduction.ChunkedStatistics.mean(
+                Elementwise.apply(Ufuncs.ADD, y, org.tessera.array.reshape.Transpose.transpose(y)),
+                org.tessera.array.reduction.ChunkedStatistics.Request.axes(0));
+        NDArray expected = NDArrays.mean(Ufuncs.ADD.apply(square, square.transpose()), org.tessera.ndarray.ufunc.Reductions.Options.axes(0));
+        NDArray actual = w1.compute();
+        for (long column = 0; column < 10; column++) {
+            assertEquals(expected.getDouble(column), actual.getDouble(column), 1e-12 * Math.abs(expected.getDouble(column)));
+        }
+    }
+
+    @Test
     void weakScalarsKeepTheArrayDtypeAndMetaPredictsIt() {
         ChunkedArray small = Creation.full(new long[] {10}, 3, DType.INT8, ChunkSpec.size(4));
         ChunkedArray plusOne = Elementwise.apply(Ufuncs.ADD, small, 1);

@@ -19,9 +19,26 @@ public final class Chunks implements java.io.Serializable {
     public static final long UNKNOWN = -1;
 
     private final long[][] lengths;
+    // Block offsets per axis, computed once: creation and reduction tasks ask for them per block,
+    // and summing the lengths each time would make 100,000 blocks cost 10^10 additions.
+    private transient volatile long[][] offsetCache;
+
+    private final long[] axisLengths;
 
     private Chunks(long[][] lengths) {
         this.lengths = lengths;
+        this.axisLengths = new long[lengths.length];
+        for (int axis = 0; axis < lengths.length; axis++) {
+            long total = 0;
+            for (long length : lengths[axis]) {
+                if (length == UNKNOWN) {
+                    total = UNKNOWN;
+                    break;
+                }
+                total += length;
+            }
+            axisLengths[axis] = total;
+        }
     }
 
     /** Chunks with the given block lengths per axis (copied and checked). */
@@ -131,23 +148,12 @@ public final class Chunks implements java.io.Serializable {
 
     /** The length of {@code axis}, or {@link #UNKNOWN} if a block of it is unknown. */
     public long axisLength(int axis) {
-        long total = 0;
-        for (long length : lengths[axis]) {
-            if (length == UNKNOWN) {
-                return UNKNOWN;
-            }
-            total += length;
-        }
-        return total;
+        return axisLengths[axis];
     }
 
     /** The array's shape, {@link #UNKNOWN} where an axis has unknown blocks. */
     public long[] shape() {
-        long[] shape = new long[lengths.length];
-        for (int axis = 0; axis < shape.length; axis++) {
-            shape[axis] = axisLength(axis);
-        }
-        return shape;
+        return axisLengths.clone();
     }
 
     /** The shape, or an {@link UnknownChunksException} naming {@code operation} and the unknown axes. */
@@ -174,15 +180,37 @@ public final class Chunks implements java.io.Serializable {
 
     /** Where each block starts along {@code axis}: one more entry than blocks, the last the axis length. */
     public long[] offsets(int axis) {
-        long[] axisLengths = lengths[axis];
-        long[] offsets = new long[axisLengths.length + 1];
-        for (int block = 0; block < axisLengths.length; block++) {
-            if (axisLengths[block] == UNKNOWN) {
-                throw new UnknownChunksException("block offsets along axis " + axis + " of chunks " + this + " are not known");
-            }
-            offsets[block + 1] = offsets[block] + axisLengths[block];
+        return cachedOffsets()[axis].clone();
+    }
+
+    /** Where block {@code index} starts (its first element's index). */
+    public long[] blockStart(int... index) {
+        long[][] offsets = cachedOffsets();
+        long[] start = new long[index.length];
+        for (int axis = 0; axis < index.length; axis++) {
+            start[axis] = offsets[axis][index[axis]];
         }
-        return offsets;
+        return start;
+    }
+
+    private long[][] cachedOffsets() {
+        long[][] cached = offsetCache;
+        if (cached == null) {
+            cached = new long[lengths.length][];
+            for (int axis = 0; axis < lengths.length; axis++) {
+                long[] axisLengths = lengths[axis];
+                long[] offsets = new long[axisLengths.length + 1];
+                for (int block = 0; block < axisLengths.length; block++) {
+                    if (axisLengths[block] == UNKNOWN) {
+                        throw new UnknownChunksException("block offsets along axis " + axis + " of chunks " + this + " are not known");
+                    }
+                    offsets[block + 1] = offsets[block] + axisLengths[block];
+                }
+                cached[axis] = offsets;
+            }
+            offsetCache = cached;
+        }
+        return cached;
     }
 
     /** The shape of block {@code index}. */

@@ -43,13 +43,7 @@ public final class CreationLayer {
         @Override
         public Object apply(List<Object> arguments) {
             int[] index = (int[]) arguments.getFirst();
-            long[] start = new long[index.length];
-            for (int axis = 0; axis < index.length; axis++) {
-                for (int block = 0; block < index[axis]; block++) {
-                    start[axis] += chunks.length(axis, block);
-                }
-            }
-            return maker.make(index, chunks.blockShape(index), start);
+            return maker.make(index, chunks.blockShape(index), chunks.blockStart(index));
         }
 
         @Override

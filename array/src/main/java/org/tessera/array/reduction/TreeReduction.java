@@ -205,13 +205,7 @@ public final class TreeReduction {
         public Object apply(List<Object> arguments) {
             NDArray block = (NDArray) arguments.get(0);
             int[] index = (int[]) arguments.get(1);
-            long[] start = new long[index.length];
-            for (int axis = 0; axis < index.length; axis++) {
-                for (int previous = 0; previous < index[axis]; previous++) {
-                    start[axis] += chunks.length(axis, previous);
-                }
-            }
-            return kind.chunk(block, axes, new ReductionKind.BlockPlace(start, chunks.shape()));
+            return kind.chunk(block, axes, new ReductionKind.BlockPlace(chunks.blockStart(index), chunks.shape()));
         }
 
         @Override

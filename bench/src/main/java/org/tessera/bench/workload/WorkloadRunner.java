@@ -20,6 +20,7 @@ public final class WorkloadRunner {
     private static final Map<String, Supplier<Workload>> WORKLOADS = new TreeMap<>();
 
     static {
+        WORKLOADS.put("W1", TransposeMeanWorkload::new);
         WORKLOADS.put("W5", BlockSumWorkload::new);
         WORKLOADS.putAll(KernelWorkload.all());
     }

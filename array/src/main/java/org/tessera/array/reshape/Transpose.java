@@ -1,0 +1,81 @@
+package org.tessera.array.reshape;
+
+import java.io.Serial;
+import java.util.Arrays;
+import java.util.List;
+
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.blockwise.BlockFunction;
+import org.tessera.array.blockwise.Blockwise;
+import org.tessera.array.creation.CreationLayer;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.error.AxisException;
+
+/** Axis permutations of chunked arrays: block (i, j) of x.T is block (j, i) of x, transposed (a view). */
+public final class Transpose {
+    private Transpose() {
+    }
+
+    /** Reverses the axes, as NumPy's {@code x.T}. */
+    public static ChunkedArray transpose(ChunkedArray array) {
+        int[] reversed = new int[array.ndim()];
+        for (int axis = 0; axis < reversed.length; axis++) {
+            reversed[axis] = reversed.length - 1 - axis;
+        }
+        return transpose(array, reversed);
+    }
+
+    /** Output axis k is input axis {@code axes[k]}. */
+    public static ChunkedArray transpose(ChunkedArray array, int... axes) {
+        int ndim = array.ndim();
+        if (axes.length != ndim) {
+            throw new IllegalArgumentException("transpose: axes " + Arrays.toString(axes) + " do not match an array of " + ndim + " axes");
+        }
+        boolean[] seen = new boolean[ndim];
+        int[] normalized = new int[ndim];
+        for (int position = 0; position < ndim; position++) {
+            int axis = axes[position] < 0 ? axes[position] + ndim : axes[position];
+            if (axis < 0 || axis >= ndim) {
+                throw new AxisException(axes[position], ndim);
+            }
+            if (seen[axis]) {
+                throw new IllegalArgumentException("transpose: repeated axis in " + Arrays.toString(axes));
+            }
+            seen[axis] = true;
+            normalized[position] = axis;
+        }
+        String output = CreationLayer.AXIS_LETTERS.substring(0, ndim);
+        char[] input = new char[ndim];
+        for (int position = 0; position < ndim; position++) {
+            input[normalized[position]] = output.charAt(position);
+        }
+        return Blockwise.of("transpose", new BlockTranspose(normalized), output).input(array, new String(input))
+                .token(normalized).meta(ChunkedArray.metaOf(array.dtype(), ndim)).build();
+    }
+
+    /** The block with its axes permuted. */
+    record BlockTranspose(int[] axes) implements BlockFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public NDArray apply(List<Object> arguments) {
+            return ((NDArray) arguments.getFirst()).transpose(axes);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof BlockTranspose transpose && Arrays.equals(axes, transpose.axes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(axes);
+        }
+
+        @Override
+        public String toString() {
+            return "BlockTranspose" + Arrays.toString(axes);
+        }
+    }
+}
