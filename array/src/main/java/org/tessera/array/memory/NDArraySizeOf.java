@@ -1,0 +1,27 @@
+package org.tessera.array.memory;
+
+import java.util.OptionalLong;
+
+import org.tessera.graph.memory.SizeOf;
+import org.tessera.ndarray.NDArray;
+
+/**
+ * Tells the graph's memory budget how many bytes an NDArray block holds. A view counts its own
+ * elements, not the whole buffer it looks into: what a budget can free is what the view keeps.
+ */
+public final class NDArraySizeOf implements SizeOf {
+    @Override
+    public OptionalLong sizeOf(Object value) {
+        return switch (value) {
+            case NDArray array -> OptionalLong.of(array.byteSize() + 128);
+            case NDArray[] arrays -> {
+                long total = 16;
+                for (NDArray array : arrays) {
+                    total += array.byteSize() + 128;
+                }
+                yield OptionalLong.of(total);
+            }
+            default -> OptionalLong.empty();
+        };
+    }
+}
