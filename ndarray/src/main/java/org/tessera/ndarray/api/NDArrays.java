@@ -12,6 +12,9 @@ import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.index.Indexing;
 import org.tessera.ndarray.join.Joining;
 import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.linalg.Matmul;
+import org.tessera.ndarray.linalg.Products;
+import org.tessera.ndarray.linalg.Trace;
 
 /**
  * The dense family's entry point: creation functions and the functions NumPy users call as
@@ -241,5 +244,52 @@ public final class NDArrays {
             resolved[i] = operands[i] instanceof NDArray array ? array.dtype() : operands[i];
         }
         return Promotion.resultType(resolved);
+    }
+
+    // ---------------------------------------------------------------- linear algebra
+
+    /** NumPy's {@code matmul} ({@code a @ b}): batched over leading axes, which broadcast. */
+    public static NDArray matmul(NDArray a, NDArray b) {
+        return Matmul.matmul(a, b);
+    }
+
+    /** NumPy's {@code dot}. */
+    public static NDArray dot(NDArray a, NDArray b) {
+        return Products.dot(a, b);
+    }
+
+    /** NumPy's {@code vdot}: flattened operands, the first conjugated; a 0-d result. */
+    public static NDArray vdot(NDArray a, NDArray b) {
+        return Products.vdot(a, b);
+    }
+
+    /** NumPy's {@code inner}: sums over the last axes of both operands. */
+    public static NDArray inner(NDArray a, NDArray b) {
+        return Products.inner(a, b);
+    }
+
+    /** NumPy's {@code outer}: result[i, j] = a.flat[i] × b.flat[j]. */
+    public static NDArray outer(NDArray a, NDArray b) {
+        return Products.outer(a, b);
+    }
+
+    /** NumPy's {@code tensordot(a, b, axisCount)}: a's last axes against b's first. */
+    public static NDArray tensordot(NDArray a, NDArray b, int axisCount) {
+        return Products.tensordot(a, b, axisCount);
+    }
+
+    /** NumPy's {@code tensordot(a, b, (aAxes, bAxes))}. */
+    public static NDArray tensordot(NDArray a, NDArray b, int[] aAxes, int[] bAxes) {
+        return Products.tensordot(a, b, aAxes, bAxes);
+    }
+
+    /** NumPy's {@code trace}: the sum of the main diagonal of the first two axes. */
+    public static NDArray trace(NDArray a) {
+        return Trace.trace(a);
+    }
+
+    /** NumPy's {@code trace(a, offset, axis1, axis2)}. */
+    public static NDArray trace(NDArray a, long offset, int axis1, int axis2) {
+        return Trace.trace(a, offset, axis1, axis2);
     }
 }

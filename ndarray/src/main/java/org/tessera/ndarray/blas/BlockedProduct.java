@@ -1,0 +1,125 @@
+package org.tessera.ndarray.blas;
+
+import java.util.stream.IntStream;
+
+import org.tessera.ndarray.kernel.Elements;
+
+/**
+ * The fallback's floating-point kernel: {@code c += sign × a × b} in doubles, for real matrices of
+ * any float storage type (packing converts). GotoBLAS-style blocking: a (depthBlock × columnBlock)
+ * block of b is packed once and shared, row panels of a are packed per thread, and the
+ * micro-kernel updates four rows of c with four depth steps per pass.
+ *
+ * <p>Why this micro-kernel shape: C2 vectorises an inner loop over columns ({@code c[j] += a × b[j]})
+ * but never keeps accumulators in vector registers across an outer loop, so every pass loads and
+ * stores c. Folding four depth steps into one pass gives four FMAs per store, which keeps the loop
+ * bound by FMA throughput instead of by stores.
+ */
+final class BlockedProduct {
+    private BlockedProduct() {}
+
+    /** Rows of c updated per micro-kernel pass. */
+    private static final int ROW_STEP = 4;
+    /** Depth steps folded into one pass; depth blocks are padded with zeros to a multiple. */
+    private static final int DEPTH_STEP = 4;
+    /** Columns per packed b block: four rows of c of this width (16 KiB) stay in L1. */
+    private static final int COLUMN_BLOCK = 512;
+    /** Depth per packed b block: 256 rows of 512 doubles (1 MiB) sit in L2/L3 and are streamed. */
+    private static final int DEPTH_BLOCK = 256;
+    /** Row panels per parallel task, so small products do not pay for task overhead. */
+    private static final int ROWS_PER_TASK = 32;
+
+    /** c[row][column] += sign × (a × b)[row][column]; a and b are real matrices. */
+    static void multiplyAdd(Matrix a, Matrix b, double sign, double[][] c) {
+        int rowCount = (int) a.rowCount();
+        int depth = (int) a.columnCount();
+        int columnCount = (int) b.columnCount();
+        for (int column0 = 0; column0 < columnCount; column0 += COLUMN_BLOCK) {
+            int columnWidth = Math.min(COLUMN_BLOCK, columnCount - column0);
+            for (int depth0 = 0; depth0 < depth; depth0 += DEPTH_BLOCK) {
+                int depthLength = Math.min(DEPTH_BLOCK, depth - depth0);
+                int paddedDepth = roundUp(depthLength, DEPTH_STEP);
+                double[] packedB = packB(b, depth0, depthLength, paddedDepth, column0, columnWidth);
+                int firstColumn = column0;
+                int firstDepth = depth0;
+                int taskCount = (rowCount + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
+                IntStream range = IntStream.range(0, taskCount);
+                (taskCount > 1 ? range.parallel() : range).forEach(task -> {
+                    int firstRow = task * ROWS_PER_TASK;
+                    int lastRow = Math.min(rowCount, firstRow + ROWS_PER_TASK);
+                    double[] packedA = new double[paddedDepth * ROW_STEP];
+                    double[] scratchRow = null;
+                    for (int row = firstRow; row < lastRow; row += ROW_STEP) {
+                        int panelRows = Math.min(ROW_STEP, lastRow - row);
+                        packA(a, row, panelRows, firstDepth, depthLength, sign, packedA);
+                        if (panelRows < ROW_STEP && scratchRow == null) {
+                            scratchRow = new double[firstColumn + columnWidth];
+                        }
+                        double[] row1 = panelRows > 1 ? c[row + 1] : scratchRow;
+                        double[] row2 = panelRows > 2 ? c[row + 2] : scratchRow;
+                        double[] row3 = panelRows > 3 ? c[row + 3] : scratchRow;
+                        microKernel(packedA, packedB, paddedDepth, columnWidth, c[row], row1, row2, row3, firstColumn);
+                    }
+                });
+            }
+        }
+    }
+
+    /**
+     * Four rows of c, columns [firstColumn, firstColumn + width), plus packed a (4 values per depth
+     * step, already scaled) times packed b (width values per depth step).
+     */
+    private static void microKernel(double[] packedA, double[] packedB, int paddedDepth, int width,
+                                    double[] c0, double[] c1, double[] c2, double[] c3, int firstColumn) {
+        for (int step = 0; step < paddedDepth; step += DEPTH_STEP) {
+            int aBase = step * ROW_STEP;
+            double a00 = packedA[aBase], a10 = packedA[aBase + 1], a20 = packedA[aBase + 2], a30 = packedA[aBase + 3];
+            double a01 = packedA[aBase + 4], a11 = packedA[aBase + 5], a21 = packedA[aBase + 6], a31 = packedA[aBase + 7];
+            double a02 = packedA[aBase + 8], a12 = packedA[aBase + 9], a22 = packedA[aBase + 10], a32 = packedA[aBase + 11];
+            double a03 = packedA[aBase + 12], a13 = packedA[aBase + 13], a23 = packedA[aBase + 14], a33 = packedA[aBase + 15];
+            int b0 = step * width;
+            int b1 = b0 + width;
+            int b2 = b1 + width;
+            int b3 = b2 + width;
+            for (int j = 0; j < width; j++) {
+                double v0 = packedB[b0 + j];
+                double v1 = packedB[b1 + j];
+                double v2 = packedB[b2 + j];
+                double v3 = packedB[b3 + j];
+                int column = firstColumn + j;
+                c0[column] = Math.fma(a03, v3, Math.fma(a02, v2, Math.fma(a01, v1, Math.fma(a00, v0, c0[column]))));
+                c1[column] = Math.fma(a13, v3, Math.fma(a12, v2, Math.fma(a11, v1, Math.fma(a10, v0, c1[column]))));
+                c2[column] = Math.fma(a23, v3, Math.fma(a22, v2, Math.fma(a21, v1, Math.fma(a20, v0, c2[column]))));
+                c3[column] = Math.fma(a33, v3, Math.fma(a32, v2, Math.fma(a31, v1, Math.fma(a30, v0, c3[column]))));
+            }
+        }
+    }
+
+    /** Rows [depth0, depth0 + depthLength) of b, columns [column0, column0 + width), zero-padded below. */
+    private static double[] packB(Matrix b, int depth0, int depthLength, int paddedDepth, int column0, int width) {
+        double[] packed = new double[paddedDepth * width];
+        for (int p = 0; p < depthLength; p++) {
+            long offset = b.byteOffsetOf(depth0 + p, column0);
+            int base = p * width;
+            for (int j = 0; j < width; j++, offset += b.columnByteStride()) {
+                packed[base + j] = Elements.loadReal(b.dtype(), b.segment(), offset);
+            }
+        }
+        return packed;
+    }
+
+    /** Interleaves rows [row0, row0 + panelRows) of a over the depth block, scaled; zeros pad the rest. */
+    private static void packA(Matrix a, int row0, int panelRows, int depth0, int depthLength, double sign, double[] packed) {
+        java.util.Arrays.fill(packed, 0.0);
+        for (int r = 0; r < panelRows; r++) {
+            long offset = a.byteOffsetOf(row0 + r, depth0);
+            for (int p = 0; p < depthLength; p++, offset += a.columnByteStride()) {
+                packed[p * ROW_STEP + r] = sign * Elements.loadReal(a.dtype(), a.segment(), offset);
+            }
+        }
+    }
+
+    private static int roundUp(int value, int multiple) {
+        return (value + multiple - 1) / multiple * multiple;
+    }
+}
