@@ -15,6 +15,10 @@ import org.tessera.ndarray.layout.Shapes;
 import org.tessera.ndarray.linalg.Matmul;
 import org.tessera.ndarray.linalg.Products;
 import org.tessera.ndarray.linalg.Trace;
+import org.tessera.ndarray.sort.Searching;
+import org.tessera.ndarray.sort.SortKind;
+import org.tessera.ndarray.sort.Sorting;
+import org.tessera.ndarray.sort.Unique;
 
 /**
  * The dense family's entry point: creation functions and the functions NumPy users call as
@@ -291,5 +295,70 @@ public final class NDArrays {
     /** NumPy's {@code trace(a, offset, axis1, axis2)}. */
     public static NDArray trace(NDArray a, long offset, int axis1, int axis2) {
         return Trace.trace(a, offset, axis1, axis2);
+    }
+
+    // ---------------------------------------------------------------- ordering
+
+    /** NumPy's {@code sort(a, axis=-1)}: a sorted copy (NaN last, ties in input order). */
+    public static NDArray sort(NDArray a) {
+        return Sorting.sort(a, -1, SortKind.QUICKSORT);
+    }
+
+    /** NumPy's {@code sort(a, axis, kind)}; a null axis sorts the flattened array. */
+    public static NDArray sort(NDArray a, Integer axis, SortKind kind) {
+        return Sorting.sort(a, axis, kind);
+    }
+
+    /** NumPy's {@code argsort(a, axis=-1)}: int64 indices that sort a. */
+    public static NDArray argsort(NDArray a) {
+        return Sorting.argsort(a, -1, SortKind.QUICKSORT);
+    }
+
+    /** NumPy's {@code argsort(a, axis, kind)}; a null axis sorts the flattened array. */
+    public static NDArray argsort(NDArray a, Integer axis, SortKind kind) {
+        return Sorting.argsort(a, axis, kind);
+    }
+
+    /** NumPy's {@code partition(a, kth, axis)}. */
+    public static NDArray partition(NDArray a, int[] kth, Integer axis) {
+        return Sorting.partition(a, kth, axis);
+    }
+
+    /** NumPy's {@code argpartition(a, kth, axis)}. */
+    public static NDArray argpartition(NDArray a, int[] kth, Integer axis) {
+        return Sorting.argpartition(a, kth, axis);
+    }
+
+    /** NumPy's {@code unique(a)}: the sorted distinct values of the flattened array, NaNs collapsed. */
+    public static NDArray unique(NDArray a) {
+        return Unique.of(a, true).values();
+    }
+
+    /**
+     * NumPy's {@code unique(a, return_index=True, return_inverse=True, return_counts=True,
+     * equal_nan=equalNan)}: values, first indices, inverse (in a's shape) and counts.
+     */
+    public static Unique unique(NDArray a, boolean equalNan) {
+        return Unique.of(a, equalNan);
+    }
+
+    /** NumPy's {@code searchsorted(sorted, values, side, sorter)}; sorter may be null. */
+    public static NDArray searchsorted(NDArray sorted, NDArray values, Searching.Side side, NDArray sorter) {
+        return Searching.searchsorted(sorted, values, side, sorter);
+    }
+
+    /** NumPy's {@code searchsorted(sorted, values)} (side left). */
+    public static NDArray searchsorted(NDArray sorted, NDArray values) {
+        return Searching.searchsorted(sorted, values, Searching.Side.LEFT, null);
+    }
+
+    /** NumPy's {@code nonzero}: one int64 index array per axis. */
+    public static List<NDArray> nonzero(NDArray a) {
+        return Searching.nonzero(a);
+    }
+
+    /** NumPy's {@code flatnonzero}: indices of the non-zero elements of the flattened array. */
+    public static NDArray flatnonzero(NDArray a) {
+        return Searching.flatnonzero(a);
     }
 }

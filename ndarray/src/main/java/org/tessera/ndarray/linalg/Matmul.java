@@ -9,6 +9,8 @@ import org.tessera.ndarray.blas.Matrix;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.dtype.Promotion;
 import org.tessera.ndarray.error.ShapeMismatchException;
+import org.tessera.ndarray.iteration.OffsetWalk;
+import org.tessera.ndarray.iteration.Operand;
 import org.tessera.ndarray.layout.Shapes;
 
 /**
@@ -70,26 +72,15 @@ public final class Matmul {
 
     /** Runs one gemm per batch index; the three arrays have the same batch shape. */
     static void multiplyBatches(NDArray left, NDArray right, NDArray result, Gemm gemm) {
-        int batchAxes = result.ndim() - 2;
-        long[] batch = Arrays.copyOf(result.shape(), batchAxes);
-        long batchSize = Shapes.size(batch);
-        long[] counter = new long[batchAxes];
-        long leftOffset = left.byteOffset(), rightOffset = right.byteOffset(), resultOffset = result.byteOffset();
-        for (long index = 0; index < batchSize; index++) {
-            gemm.multiply(matrix(left, leftOffset), matrix(right, rightOffset), matrix(result, resultOffset));
-            for (int axis = batchAxes - 1; axis >= 0; axis--) {
-                leftOffset += left.byteStride(axis);
-                rightOffset += right.byteStride(axis);
-                resultOffset += result.byteStride(axis);
-                if (++counter[axis] < batch[axis]) {
-                    break;
-                }
-                leftOffset -= left.byteStride(axis) * batch[axis];
-                rightOffset -= right.byteStride(axis) * batch[axis];
-                resultOffset -= result.byteStride(axis) * batch[axis];
-                counter[axis] = 0;
-            }
-        }
+        long[] batch = Arrays.copyOf(result.shape(), result.ndim() - 2);
+        Operand[] operands = {batchOperand(left, batch), batchOperand(right, batch), batchOperand(result, batch)};
+        OffsetWalk.forEachPosition(batch, operands, offsets ->
+                gemm.multiply(matrix(left, offsets[0]), matrix(right, offsets[1]), matrix(result, offsets[2])));
+    }
+
+    private static Operand batchOperand(NDArray array, long[] batch) {
+        return new Operand(array.dtype(), array.segment(), array.byteOffset(),
+                Arrays.copyOf(array.byteStrides(), batch.length));
     }
 
     /** The matrix formed by the last two axes of {@code array}, starting at {@code byteOffset}. */

@@ -1,0 +1,70 @@
+package org.tessera.ndarray.sort;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.kernel.Elements;
+import org.tessera.ndarray.layout.Shapes;
+
+/**
+ * NumPy's {@code sort}, {@code argsort}, {@code partition} and {@code argpartition}. Results are
+ * new C-ordered arrays; an axis of {@code null} sorts the flattened array.
+ */
+public final class Sorting {
+    private Sorting() {}
+
+    /** A sorted copy along {@code axis} (null: flattened). */
+    public static NDArray sort(NDArray a, Integer axis, SortKind kind) {
+        NDArray source = axis == null ? a.ravel() : a;
+        int lane = laneAxis(source, axis == null ? 0 : axis);
+        NDArray result = NDArray.zeros(source.dtype(), source.shape());
+        Lanes.forEach(lane, offsets -> {
+            int[] order = StableOrder.of(Lanes.keys(source, lane, offsets[0]));
+            Lanes.gather(source, offsets[0], result, offsets[1], lane, order);
+        }, source, result);
+        return result;
+    }
+
+    /** The int64 indices that sort {@code a} along {@code axis} (null: flattened); ties in index order. */
+    public static NDArray argsort(NDArray a, Integer axis, SortKind kind) {
+        NDArray source = axis == null ? a.ravel() : a;
+        int lane = laneAxis(source, axis == null ? 0 : axis);
+        NDArray result = NDArray.zeros(DType.INT64, source.shape());
+        long resultStride = result.byteStride(lane);
+        Lanes.forEach(lane, offsets -> {
+            int[] order = StableOrder.of(Lanes.keys(source, lane, offsets[0]));
+            for (int k = 0; k < order.length; k++) {
+                Elements.storeLong(DType.INT64, result.segment(), offsets[1] + k * resultStride, order[k]);
+            }
+        }, source, result);
+        return result;
+    }
+
+    /**
+     * NumPy's {@code partition}: each element at a {@code kth} position is where a sort would put it,
+     * smaller-or-equal elements before it and greater-or-equal after. (A full sort, which meets that.)
+     */
+    public static NDArray partition(NDArray a, int[] kth, Integer axis) {
+        checkKth(a, kth, axis);
+        return sort(a, axis, SortKind.STABLE);
+    }
+
+    /** The int64 indices that partition {@code a} as {@link #partition} does. */
+    public static NDArray argpartition(NDArray a, int[] kth, Integer axis) {
+        checkKth(a, kth, axis);
+        return argsort(a, axis, SortKind.STABLE);
+    }
+
+    private static void checkKth(NDArray a, int[] kth, Integer axis) {
+        long length = axis == null ? a.size() : a.shape(laneAxis(a, axis));
+        for (int k : kth) {
+            if (k < -length || k >= length) {
+                throw new IllegalArgumentException("kth(=" + k + ") out of bounds (" + length + ")");
+            }
+        }
+    }
+
+    /** The lane axis; a 0-d array has none, as NumPy's "axis -1 is out of bounds" says. */
+    static int laneAxis(NDArray array, int axis) {
+        return Shapes.normalizeAxis(axis, array.ndim());
+    }
+}
