@@ -12,6 +12,7 @@ import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.index.Indexing;
 import org.tessera.ndarray.join.Joining;
 import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.linalg.Einsum;
 import org.tessera.ndarray.linalg.Matmul;
 import org.tessera.ndarray.linalg.Products;
 import org.tessera.ndarray.linalg.Trace;
@@ -285,6 +286,11 @@ public final class NDArrays {
     /** NumPy's {@code tensordot(a, b, (aAxes, bAxes))}. */
     public static NDArray tensordot(NDArray a, NDArray b, int[] aAxes, int[] bAxes) {
         return Products.tensordot(a, b, aAxes, bAxes);
+    }
+
+    /** NumPy's {@code einsum}: explicit ({@code "ij,jk->ik"}) or implicit ({@code "ij,jk"}) subscripts. */
+    public static NDArray einsum(String subscripts, NDArray... operands) {
+        return Einsum.einsum(subscripts, operands);
     }
 
     /** NumPy's {@code trace}: the sum of the main diagonal of the first two axes. */

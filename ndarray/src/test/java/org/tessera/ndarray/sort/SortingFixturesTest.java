@@ -4,20 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.conformance.Comparison;
 import org.tessera.ndarray.conformance.Decoding;
+import org.tessera.ndarray.conformance.FixtureFile;
 
 /**
  * Replays {@code sort/cases.json}, written by real NumPy ({@code make_fixtures.py}): every dtype,
@@ -27,13 +25,9 @@ import org.tessera.ndarray.conformance.Decoding;
  */
 class SortingFixturesTest {
     @TestFactory
-    Stream<DynamicTest> everyNumPyCase() throws IOException {
-        JsonNode root;
-        try (InputStream input = SortingFixturesTest.class.getResourceAsStream("/sort/cases.json")) {
-            root = new ObjectMapper().readTree(input);
-        }
+    Stream<DynamicTest> everyNumPyCase() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (JsonNode testCase : root.get("cases")) {
+        for (JsonNode testCase : FixtureFile.cases("/sort/cases.json")) {
             tests.add(DynamicTest.dynamicTest(testCase.get("id").asText() + " " + (testCase.has("x") ? testCase.get("x") : testCase.get("a")).path("dtype").asText(),
                     () -> replay(testCase)));
         }

@@ -1,0 +1,187 @@
+package org.tessera.ndarray.linalg;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.dtype.Promotion;
+import org.tessera.ndarray.error.ShapeMismatchException;
+import org.tessera.ndarray.layout.Shapes;
+
+/**
+ * NumPy's {@code einsum} for explicit ({@code "ij,jk->ik"}) and implicit ({@code "ij,jk"}: the
+ * labels used once, in alphabetical order) subscripts, without ellipses.
+ *
+ * <p>Evaluation: operands are cast to the promoted dtype; a label repeated within an operand takes
+ * its diagonal (a view); a label no one else needs is summed away at once; then operands are
+ * contracted left to right, each step one batched matmul of (batch, free, summed) by
+ * (batch, summed, free). So {@code "bij,bjk->bik"} is one batched matmul and {@code "ii->"} a
+ * diagonal and a sum. Sums keep the dtype, as NumPy's einsum does (int32 stays int32).
+ */
+public final class Einsum {
+    private Einsum() {}
+
+    /** An operand during evaluation: its array and the label of each axis. */
+    private record Term(NDArray array, String labels) {}
+
+    public static NDArray einsum(String subscripts, NDArray... operands) {
+        String compact = subscripts.replace(" ", "");
+        if (compact.contains(".")) {
+            throw new UnsupportedOperationException("einsum: ellipses are not supported yet: '" + subscripts + "'");
+        }
+        int arrow = compact.indexOf("->");
+        String inputs = arrow < 0 ? compact : compact.substring(0, arrow);
+        String[] inputLabels = inputs.split(",", -1);
+        if (inputLabels.length != operands.length) {
+            throw new IllegalArgumentException("einsum: '" + subscripts + "' names " + inputLabels.length
+                    + " operands but " + operands.length + " were given");
+        }
+        String output = arrow < 0 ? implicitOutput(inputs) : compact.substring(arrow + 2);
+        checkLabels(subscripts, inputLabels, output, operands);
+        DType dtype = operands[0].dtype();
+        for (NDArray operand : operands) {
+            dtype = Promotion.resultType(dtype, operand.dtype());
+        }
+        List<Term> terms = new ArrayList<>();
+        for (int i = 0; i < operands.length; i++) {
+            terms.add(takeDiagonals(new Term(Matmul.cast(operands[i], dtype), inputLabels[i])));
+        }
+        Term current = sumUnneeded(terms.get(0), needed(output, terms, 1));
+        for (int i = 1; i < terms.size(); i++) {
+            String neededAfter = needed(output, terms, i + 1);
+            current = contract(current, sumUnneeded(terms.get(i), neededAfter + current.labels()), neededAfter);
+        }
+        current = sumUnneeded(current, output);
+        return current.array().transpose(positions(current.labels(), output)).copy();
+    }
+
+    /** The labels that occur exactly once, sorted: NumPy's implicit output. */
+    private static String implicitOutput(String inputs) {
+        StringBuilder output = new StringBuilder();
+        inputs.chars().filter(Character::isLetter).distinct().sorted()
+                .filter(label -> inputs.chars().filter(c -> c == label).count() == 1)
+                .forEach(label -> output.append((char) label));
+        return output.toString();
+    }
+
+    private static void checkLabels(String subscripts, String[] inputLabels, String output, NDArray[] operands) {
+        Map<Character, Long> lengths = new HashMap<>();
+        for (int i = 0; i < operands.length; i++) {
+            String labels = inputLabels[i];
+            if (labels.length() != operands[i].ndim()) {
+                throw new IllegalArgumentException("einsum: operand " + i + " has " + operands[i].ndim()
+                        + " dimensions but subscripts '" + labels + "' name " + labels.length());
+            }
+            for (int axis = 0; axis < labels.length(); axis++) {
+                char label = labels.charAt(axis);
+                if (!Character.isLetter(label)) {
+                    throw new IllegalArgumentException("einsum: invalid subscript '" + label + "' in '" + subscripts + "'");
+                }
+                Long known = lengths.putIfAbsent(label, operands[i].shape(axis));
+                if (known != null && known != operands[i].shape(axis)) {
+                    throw new ShapeMismatchException("einsum: label '" + label + "' has length " + known
+                            + " and, in operand " + i + ", " + operands[i].shape(axis) + " ('" + subscripts + "')");
+                }
+            }
+        }
+        for (int k = 0; k < output.length(); k++) {
+            char label = output.charAt(k);
+            if (!lengths.containsKey(label) || output.indexOf(label) != k) {
+                throw new IllegalArgumentException("einsum: output subscript '" + label + "' "
+                        + (lengths.containsKey(label) ? "appears more than once" : "does not appear in the inputs")
+                        + " in '" + subscripts + "'");
+            }
+        }
+    }
+
+    /** Labels that the output or the terms from {@code from} on still use. */
+    private static String needed(String output, List<Term> terms, int from) {
+        StringBuilder labels = new StringBuilder(output);
+        for (int i = from; i < terms.size(); i++) {
+            labels.append(terms.get(i).labels());
+        }
+        return labels.toString();
+    }
+
+    /** A label repeated within one operand selects its diagonal (NumPy's "ii" trace semantics). */
+    private static Term takeDiagonals(Term term) {
+        String labels = term.labels();
+        NDArray array = term.array();
+        for (int first = 0; first < labels.length(); first++) {
+            int second = labels.indexOf(labels.charAt(first), first + 1);
+            if (second >= 0) {
+                NDArray diagonal = array.diagonal(0, first, second);
+                String rest = labels.substring(0, first) + labels.substring(first + 1, second) + labels.substring(second + 1);
+                return takeDiagonals(new Term(diagonal, rest + labels.charAt(first)));
+            }
+        }
+        return term;
+    }
+
+    /** Sums away the axes whose labels {@code keep} does not contain, keeping the dtype. */
+    private static Term sumUnneeded(Term term, String keep) {
+        StringBuilder kept = new StringBuilder();
+        StringBuilder summed = new StringBuilder();
+        for (char label : term.labels().toCharArray()) {
+            (keep.indexOf(label) >= 0 ? kept : summed).append(label);
+        }
+        if (summed.isEmpty()) {
+            return term;
+        }
+        NDArray arranged = term.array().transpose(positions(term.labels(), kept.toString() + summed));
+        long[] keptShape = Arrays.copyOf(arranged.shape(), kept.length());
+        long summedLength = Products.lengths(arranged, IntStream.range(kept.length(), arranged.ndim()).toArray(), 1);
+        NDArray ones = NDArray.zeros(arranged.dtype(), summedLength);
+        ones.fill(1L);
+        NDArray matrix = arranged.reshape(Products.concat(keptShape, new long[] {summedLength}));
+        return new Term(Matmul.matmul(matrix, ones), kept.toString());
+    }
+
+    /** One batched matmul: shared labels still needed are batch axes, the other shared ones are summed. */
+    private static Term contract(Term left, Term right, String neededAfter) {
+        StringBuilder batch = new StringBuilder(), summed = new StringBuilder();
+        StringBuilder leftFree = new StringBuilder(), rightFree = new StringBuilder();
+        for (char label : left.labels().toCharArray()) {
+            if (right.labels().indexOf(label) < 0) {
+                leftFree.append(label);
+            } else {
+                (neededAfter.indexOf(label) >= 0 ? batch : summed).append(label);
+            }
+        }
+        for (char label : right.labels().toCharArray()) {
+            if (left.labels().indexOf(label) < 0) {
+                rightFree.append(label);
+            }
+        }
+        NDArray leftArranged = left.array().transpose(positions(left.labels(), "" + batch + leftFree + summed));
+        NDArray rightArranged = right.array().transpose(positions(right.labels(), "" + batch + summed + rightFree));
+        int batchAxes = batch.length();
+        long[] batchShape = Arrays.copyOf(leftArranged.shape(), batchAxes);
+        long[] leftFreeShape = Arrays.copyOfRange(leftArranged.shape(), batchAxes, batchAxes + leftFree.length());
+        long[] rightFreeShape = Arrays.copyOfRange(rightArranged.shape(), batchAxes + summed.length(), rightArranged.ndim());
+        long batchSize = Shapes.size(batchShape);
+        long rows = Shapes.size(leftFreeShape);
+        long columns = Shapes.size(rightFreeShape);
+        long depth = 1;
+        for (int k = 0; k < summed.length(); k++) {
+            depth *= leftArranged.shape(batchAxes + leftFree.length() + k);
+        }
+        NDArray product = Matmul.matmul(leftArranged.reshape(batchSize, rows, depth), rightArranged.reshape(batchSize, depth, columns));
+        long[] shape = Products.concat(Products.concat(batchShape, leftFreeShape), rightFreeShape);
+        return new Term(product.reshape(shape), "" + batch + leftFree + rightFree);
+    }
+
+    /** For each label of {@code order}, its axis in {@code labels}. */
+    private static int[] positions(String labels, String order) {
+        int[] axes = new int[order.length()];
+        for (int k = 0; k < axes.length; k++) {
+            axes[k] = labels.indexOf(order.charAt(k));
+        }
+        return axes;
+    }
+}
