@@ -1,5 +1,6 @@
 package org.tessera.ndarray.blas;
 
+import java.util.Arrays;
 import java.util.stream.IntStream;
 
 import org.tessera.ndarray.kernel.Elements;
@@ -22,7 +23,7 @@ final class BlockedProduct {
     private static final int ROW_STEP = 4;
     /** Depth steps folded into one pass; depth blocks are padded with zeros to a multiple. */
     private static final int DEPTH_STEP = 4;
-    /** Columns per packed b block: four rows of c of this width (16 KiB) stay in L1. */
+    /** Columns per packed b block: a tile of four rows this wide (16 KiB) stays in L1; 256 and 1024 measured slower. */
     private static final int COLUMN_BLOCK = 512;
     /** Depth per packed b block: 256 rows of 512 doubles (1 MiB) sit in L2/L3 and are streamed. */
     private static final int DEPTH_BLOCK = 256;
@@ -39,7 +40,7 @@ final class BlockedProduct {
             for (int depth0 = 0; depth0 < depth; depth0 += DEPTH_BLOCK) {
                 int depthLength = Math.min(DEPTH_BLOCK, depth - depth0);
                 int paddedDepth = roundUp(depthLength, DEPTH_STEP);
-                double[] packedB = packB(b, depth0, depthLength, paddedDepth, column0, columnWidth);
+                double[][] packedB = packB(b, depth0, depthLength, paddedDepth, column0, columnWidth);
                 int firstColumn = column0;
                 int firstDepth = depth0;
                 int taskCount = (rowCount + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
@@ -48,17 +49,21 @@ final class BlockedProduct {
                     int firstRow = task * ROWS_PER_TASK;
                     int lastRow = Math.min(rowCount, firstRow + ROWS_PER_TASK);
                     double[] packedA = new double[paddedDepth * ROW_STEP];
-                    double[] scratchRow = null;
+                    double[][] tile = new double[ROW_STEP][columnWidth];
                     for (int row = firstRow; row < lastRow; row += ROW_STEP) {
                         int panelRows = Math.min(ROW_STEP, lastRow - row);
                         packA(a, row, panelRows, firstDepth, depthLength, sign, packedA);
-                        if (panelRows < ROW_STEP && scratchRow == null) {
-                            scratchRow = new double[firstColumn + columnWidth];
+                        for (double[] tileRow : tile) {
+                            Arrays.fill(tileRow, 0.0);
                         }
-                        double[] row1 = panelRows > 1 ? c[row + 1] : scratchRow;
-                        double[] row2 = panelRows > 2 ? c[row + 2] : scratchRow;
-                        double[] row3 = panelRows > 3 ? c[row + 3] : scratchRow;
-                        microKernel(packedA, packedB, paddedDepth, columnWidth, c[row], row1, row2, row3, firstColumn);
+                        microKernel(packedA, packedB, paddedDepth, columnWidth, tile[0], tile[1], tile[2], tile[3]);
+                        for (int r = 0; r < panelRows; r++) {
+                            double[] target = c[row + r];
+                            double[] source = tile[r];
+                            for (int j = 0; j < columnWidth; j++) {
+                                target[firstColumn + j] += source[j];
+                            }
+                        }
                     }
                 });
             }
@@ -66,43 +71,37 @@ final class BlockedProduct {
     }
 
     /**
-     * Four rows of c, columns [firstColumn, firstColumn + width), plus packed a (4 values per depth
-     * step, already scaled) times packed b (width values per depth step).
+     * Four tile rows += packed a (4 values per depth step, already scaled) times packed b. Every
+     * array is indexed by the same {@code j} with no offset: C2 then needs no aliasing proof to
+     * vectorise the loop (arrays that may be one object still never overlap at different indices).
      */
-    private static void microKernel(double[] packedA, double[] packedB, int paddedDepth, int width,
-                                    double[] c0, double[] c1, double[] c2, double[] c3, int firstColumn) {
+    private static void microKernel(double[] packedA, double[][] packedB, int paddedDepth, int width,
+                                    double[] c0, double[] c1, double[] c2, double[] c3) {
         for (int step = 0; step < paddedDepth; step += DEPTH_STEP) {
             int aBase = step * ROW_STEP;
             double a00 = packedA[aBase], a10 = packedA[aBase + 1], a20 = packedA[aBase + 2], a30 = packedA[aBase + 3];
             double a01 = packedA[aBase + 4], a11 = packedA[aBase + 5], a21 = packedA[aBase + 6], a31 = packedA[aBase + 7];
             double a02 = packedA[aBase + 8], a12 = packedA[aBase + 9], a22 = packedA[aBase + 10], a32 = packedA[aBase + 11];
             double a03 = packedA[aBase + 12], a13 = packedA[aBase + 13], a23 = packedA[aBase + 14], a33 = packedA[aBase + 15];
-            int b0 = step * width;
-            int b1 = b0 + width;
-            int b2 = b1 + width;
-            int b3 = b2 + width;
+            double[] b0 = packedB[step], b1 = packedB[step + 1], b2 = packedB[step + 2], b3 = packedB[step + 3];
             for (int j = 0; j < width; j++) {
-                double v0 = packedB[b0 + j];
-                double v1 = packedB[b1 + j];
-                double v2 = packedB[b2 + j];
-                double v3 = packedB[b3 + j];
-                int column = firstColumn + j;
-                c0[column] = Math.fma(a03, v3, Math.fma(a02, v2, Math.fma(a01, v1, Math.fma(a00, v0, c0[column]))));
-                c1[column] = Math.fma(a13, v3, Math.fma(a12, v2, Math.fma(a11, v1, Math.fma(a10, v0, c1[column]))));
-                c2[column] = Math.fma(a23, v3, Math.fma(a22, v2, Math.fma(a21, v1, Math.fma(a20, v0, c2[column]))));
-                c3[column] = Math.fma(a33, v3, Math.fma(a32, v2, Math.fma(a31, v1, Math.fma(a30, v0, c3[column]))));
+                double v0 = b0[j], v1 = b1[j], v2 = b2[j], v3 = b3[j];
+                c0[j] = Math.fma(a03, v3, Math.fma(a02, v2, Math.fma(a01, v1, Math.fma(a00, v0, c0[j]))));
+                c1[j] = Math.fma(a13, v3, Math.fma(a12, v2, Math.fma(a11, v1, Math.fma(a10, v0, c1[j]))));
+                c2[j] = Math.fma(a23, v3, Math.fma(a22, v2, Math.fma(a21, v1, Math.fma(a20, v0, c2[j]))));
+                c3[j] = Math.fma(a33, v3, Math.fma(a32, v2, Math.fma(a31, v1, Math.fma(a30, v0, c3[j]))));
             }
         }
     }
 
     /** Rows [depth0, depth0 + depthLength) of b, columns [column0, column0 + width), zero-padded below. */
-    private static double[] packB(Matrix b, int depth0, int depthLength, int paddedDepth, int column0, int width) {
-        double[] packed = new double[paddedDepth * width];
+    private static double[][] packB(Matrix b, int depth0, int depthLength, int paddedDepth, int column0, int width) {
+        double[][] packed = new double[paddedDepth][width];
         for (int p = 0; p < depthLength; p++) {
             long offset = b.byteOffsetOf(depth0 + p, column0);
-            int base = p * width;
+            double[] row = packed[p];
             for (int j = 0; j < width; j++, offset += b.columnByteStride()) {
-                packed[base + j] = Elements.loadReal(b.dtype(), b.segment(), offset);
+                row[j] = Elements.loadReal(b.dtype(), b.segment(), offset);
             }
         }
         return packed;
@@ -110,7 +109,7 @@ final class BlockedProduct {
 
     /** Interleaves rows [row0, row0 + panelRows) of a over the depth block, scaled; zeros pad the rest. */
     private static void packA(Matrix a, int row0, int panelRows, int depth0, int depthLength, double sign, double[] packed) {
-        java.util.Arrays.fill(packed, 0.0);
+        Arrays.fill(packed, 0.0);
         for (int r = 0; r < panelRows; r++) {
             long offset = a.byteOffsetOf(row0 + r, depth0);
             for (int p = 0; p < depthLength; p++, offset += a.columnByteStride()) {

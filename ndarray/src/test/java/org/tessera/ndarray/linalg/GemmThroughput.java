@@ -20,7 +20,8 @@ public final class GemmThroughput {
         int repetitions = arguments.length > 1 ? Integer.parseInt(arguments[1]) : 3;
         NDArray a = randomNative(size, 1);
         NDArray b = randomNative(size, 2);
-        for (Gemm gemm : Blas.openBlas().map(found -> new Gemm[] {found, Blas.java()}).orElse(new Gemm[] {Blas.java()})) {
+        // Java first: OpenBLAS threads keep spinning for a while after a call and would steal its cores.
+        for (Gemm gemm : Blas.openBlas().map(found -> new Gemm[] {Blas.java(), found}).orElse(new Gemm[] {Blas.java()})) {
             Matmul.matmul(a, b, gemm); // warm-up: JIT compilation, BLAS thread start
             double best = Double.MAX_VALUE;
             for (int run = 0; run < repetitions; run++) {
