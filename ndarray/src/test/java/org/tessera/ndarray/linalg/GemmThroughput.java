@@ -10,7 +10,7 @@ import org.tessera.ndarray.dtype.DType;
 /**
  * Prints the GFLOP/s of an n×n float64 matmul for each provider (a measurement to read, not a test):
  * {@code java -cp ndarray/target/classes:ndarray/target/test-classes --enable-native-access=ALL-UNNAMED
- * org.tessera.ndarray.linalg.GemmThroughput 4096 3}.
+ * org.tessera.ndarray.linalg.GemmThroughput 4096 3 [java|openblas]}.
  */
 public final class GemmThroughput {
     private GemmThroughput() {}
@@ -21,7 +21,11 @@ public final class GemmThroughput {
         NDArray a = randomNative(size, 1);
         NDArray b = randomNative(size, 2);
         // Java first: OpenBLAS threads keep spinning for a while after a call and would steal its cores.
+        String only = arguments.length > 2 ? arguments[2] : "";
         for (Gemm gemm : Blas.openBlas().map(found -> new Gemm[] {Blas.java(), found}).orElse(new Gemm[] {Blas.java()})) {
+            if (!only.isEmpty() && !gemm.name().equals(only)) {
+                continue;
+            }
             Matmul.matmul(a, b, gemm); // warm-up: JIT compilation, BLAS thread start
             double best = Double.MAX_VALUE;
             for (int run = 0; run < repetitions; run++) {
