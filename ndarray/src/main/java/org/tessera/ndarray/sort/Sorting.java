@@ -29,38 +29,57 @@ public final class Sorting {
         NDArray source = axis == null ? a.ravel() : a;
         int lane = laneAxis(source, axis == null ? 0 : axis);
         NDArray result = NDArray.zeros(DType.INT64, source.shape());
-        long resultStride = result.byteStride(lane);
-        Lanes.forEach(lane, offsets -> {
-            int[] order = StableOrder.of(Lanes.keys(source, lane, offsets[0]));
-            for (int k = 0; k < order.length; k++) {
-                Elements.storeLong(DType.INT64, result.segment(), offsets[1] + k * resultStride, order[k]);
-            }
-        }, source, result);
+        Lanes.forEach(lane, offsets -> storeIndices(StableOrder.of(Lanes.keys(source, lane, offsets[0])),
+                result, offsets[1], lane), source, result);
         return result;
     }
 
     /**
-     * NumPy's {@code partition}: each element at a {@code kth} position is where a sort would put it,
-     * smaller-or-equal elements before it and greater-or-equal after. (A full sort, which meets that.)
+     * NumPy's {@code partition}: each element at a {@code kth} position (negative counts from the
+     * end) is where a sort would put it, with smaller-or-equal elements before it and
+     * greater-or-equal elements after it, in no particular order. A null axis partitions the
+     * flattened array.
      */
     public static NDArray partition(NDArray a, int[] kth, Integer axis) {
-        checkKth(a, kth, axis);
-        return sort(a, axis, SortKind.STABLE);
+        NDArray source = axis == null ? a.ravel() : a;
+        int lane = laneAxis(source, axis == null ? 0 : axis);
+        int[] ranks = normalizeKth(kth, source.shape(lane));
+        NDArray result = NDArray.zeros(source.dtype(), source.shape());
+        Lanes.forEach(lane, offsets -> {
+            int[] order = Selection.partitionOrder(Lanes.keys(source, lane, offsets[0]), ranks);
+            Lanes.gather(source, offsets[0], result, offsets[1], lane, order);
+        }, source, result);
+        return result;
     }
 
     /** The int64 indices that partition {@code a} as {@link #partition} does. */
     public static NDArray argpartition(NDArray a, int[] kth, Integer axis) {
-        checkKth(a, kth, axis);
-        return argsort(a, axis, SortKind.STABLE);
+        NDArray source = axis == null ? a.ravel() : a;
+        int lane = laneAxis(source, axis == null ? 0 : axis);
+        int[] ranks = normalizeKth(kth, source.shape(lane));
+        NDArray result = NDArray.zeros(DType.INT64, source.shape());
+        Lanes.forEach(lane, offsets -> storeIndices(Selection.partitionOrder(Lanes.keys(source, lane, offsets[0]), ranks),
+                result, offsets[1], lane), source, result);
+        return result;
     }
 
-    private static void checkKth(NDArray a, int[] kth, Integer axis) {
-        long length = axis == null ? a.size() : a.shape(laneAxis(a, axis));
-        for (int k : kth) {
+    private static void storeIndices(int[] order, NDArray result, long byteOffset, int lane) {
+        long stride = result.byteStride(lane);
+        for (int k = 0; k < order.length; k++) {
+            Elements.storeLong(DType.INT64, result.segment(), byteOffset + k * stride, order[k]);
+        }
+    }
+
+    private static int[] normalizeKth(int[] kth, long length) {
+        int[] ranks = new int[kth.length];
+        for (int i = 0; i < kth.length; i++) {
+            int k = kth[i];
             if (k < -length || k >= length) {
                 throw new IllegalArgumentException("kth(=" + k + ") out of bounds (" + length + ")");
             }
+            ranks[i] = (int) (k < 0 ? k + length : k);
         }
+        return ranks;
     }
 
     /** The lane axis; a 0-d array has none, as NumPy's "axis -1 is out of bounds" says. */

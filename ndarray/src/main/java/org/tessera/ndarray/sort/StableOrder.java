@@ -8,21 +8,30 @@ final class StableOrder {
     private static final int INSERTION_RUN = 16;
 
     static int[] of(Keys keys) {
-        int length = keys.length();
+        int[] order = identity(keys.length());
+        sortRange(keys, order, 0, order.length);
+        return order;
+    }
+
+    static int[] identity(int length) {
         int[] order = new int[length];
         for (int i = 0; i < length; i++) {
             order[i] = i;
         }
-        for (int start = 0; start < length; start += INSERTION_RUN) {
-            insertionSort(keys, order, start, Math.min(length, start + INSERTION_RUN));
+        return order;
+    }
+
+    /** Sorts positions [from, to) of {@code order} by the keys they index, stably. */
+    static void sortRange(Keys keys, int[] order, int from, int to) {
+        for (int start = from; start < to; start += INSERTION_RUN) {
+            insertionSort(keys, order, start, Math.min(to, start + INSERTION_RUN));
         }
-        int[] buffer = new int[length];
-        for (int width = INSERTION_RUN; width < length; width *= 2) {
-            for (int start = 0; start < length - width; start += 2 * width) {
-                merge(keys, order, buffer, start, start + width, Math.min(length, start + 2 * width));
+        int[] buffer = new int[order.length];
+        for (int width = INSERTION_RUN; width < to - from; width *= 2) {
+            for (int start = from; start < to - width; start += 2 * width) {
+                merge(keys, order, buffer, start, start + width, Math.min(to, start + 2 * width));
             }
         }
-        return order;
     }
 
     private static void insertionSort(Keys keys, int[] order, int from, int to) {

@@ -11,7 +11,7 @@
  *
  * <p>Policy: every sort kind is served by one stable merge sort of indices. Stable is a valid
  * result for NumPy's quicksort and heapsort (they promise nothing about ties), and it makes
- * results reproducible. Partitions are full sorts, which satisfy the partition contract.
+ * results reproducible. Partitions use a three-way quickselect per kth (expected O(n)).
  *
  * <p>Example: sorting float64 {@code [nan, -0.0, 1, 0.0, -inf]} gives {@code [-inf, -0.0, 0.0, 1, nan]}
  * (the zeros in their input order).

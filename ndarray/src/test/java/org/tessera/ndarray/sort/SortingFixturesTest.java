@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.conformance.Comparison;
@@ -32,6 +33,22 @@ class SortingFixturesTest {
                     () -> replay(testCase)));
         }
         return tests.stream();
+    }
+
+    @Test
+    void quickselectPartitionsLongLanesWithTiesAndNans() {
+        java.util.Random random = new java.util.Random(5);
+        double[] pool = {Double.NaN, -1.0, 0.0, -0.0, 2.5, 3.0, Double.POSITIVE_INFINITY};
+        NDArray x = NDArray.zeros(org.tessera.ndarray.dtype.DType.FLOAT64, 3, 1000);
+        for (int row = 0; row < 3; row++) {
+            for (int column = 0; column < 1000; column++) {
+                x.setDouble(row == 2 ? column % 5 : pool[random.nextInt(pool.length)], row, column);
+            }
+        }
+        int[] kth = {0, 10, 500, 999, -3};
+        NDArray sorted = Sorting.sort(x, 1, SortKind.STABLE);
+        assertPartitioned(Sorting.partition(x, kth, 1), sorted, kth, 1);
+        assertPartitioned(gather(x, Sorting.argpartition(x, kth, 1), 1), sorted, kth, 1);
     }
 
     private static void replay(JsonNode testCase) {
