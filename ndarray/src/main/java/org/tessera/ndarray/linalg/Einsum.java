@@ -15,7 +15,8 @@ import org.tessera.ndarray.layout.Shapes;
 
 /**
  * NumPy's {@code einsum} for explicit ({@code "ij,jk->ik"}) and implicit ({@code "ij,jk"}: the
- * labels used once, in alphabetical order) subscripts, without ellipses.
+ * labels used once, in alphabetical order) subscripts; {@code "..."} stands for broadcast axes
+ * ({@code "...ij,...jk->...ik"}), and axes of length 1 broadcast against their label's length.
  *
  * <p>Evaluation: operands are cast to the promoted dtype; a label repeated within an operand takes
  * its diagonal (a view); a label no one else needs is summed away at once; then operands are
@@ -26,14 +27,14 @@ import org.tessera.ndarray.layout.Shapes;
 public final class Einsum {
     private Einsum() {}
 
+    private static final String ELLIPSIS = "...";
+    private static final char FIRST_BROADCAST_LABEL = '\u03b1';
+
     /** An operand during evaluation: its array and the label of each axis. */
     private record Term(NDArray array, String labels) {}
 
     public static NDArray einsum(String subscripts, NDArray... operands) {
         String compact = subscripts.replace(" ", "");
-        if (compact.contains(".")) {
-            throw new UnsupportedOperationException("einsum: ellipses are not supported yet: '" + subscripts + "'");
-        }
         int arrow = compact.indexOf("->");
         String inputs = arrow < 0 ? compact : compact.substring(0, arrow);
         String[] inputLabels = inputs.split(",", -1);
@@ -41,15 +42,29 @@ public final class Einsum {
             throw new IllegalArgumentException("einsum: '" + subscripts + "' names " + inputLabels.length
                     + " operands but " + operands.length + " were given");
         }
-        String output = arrow < 0 ? implicitOutput(inputs) : compact.substring(arrow + 2);
-        checkLabels(subscripts, inputLabels, output, operands);
+        int broadcastRank = 0;
+        for (int i = 0; i < operands.length; i++) {
+            int explicitCount = inputLabels[i].replace(ELLIPSIS, "").length();
+            int rank = inputLabels[i].contains(ELLIPSIS) ? operands[i].ndim() - explicitCount : 0;
+            if (rank < 0) {
+                throw new IllegalArgumentException("einsum: operand " + i + " has " + operands[i].ndim()
+                        + " dimensions but subscripts '" + inputLabels[i] + "' name " + explicitCount);
+            }
+            inputLabels[i] = inputLabels[i].replace(ELLIPSIS, broadcastLabels(rank));
+            broadcastRank = Math.max(broadcastRank, rank);
+        }
+        String output = arrow < 0 ? broadcastLabels(broadcastRank) + implicitOutput(inputs.replace(ELLIPSIS, ""))
+                : explicitOutput(subscripts, compact.substring(arrow + 2), broadcastRank);
+        Map<Character, Long> lengths = checkLabels(subscripts, inputLabels, output, operands);
         DType dtype = operands[0].dtype();
         for (NDArray operand : operands) {
             dtype = Promotion.resultType(dtype, operand.dtype());
         }
         List<Term> terms = new ArrayList<>();
         for (int i = 0; i < operands.length; i++) {
-            terms.add(takeDiagonals(new Term(Matmul.cast(operands[i], dtype), inputLabels[i])));
+            NDArray operand = Matmul.cast(operands[i], dtype);
+            long[] stretched = inputLabels[i].chars().mapToLong(label -> lengths.get((char) label)).toArray();
+            terms.add(takeDiagonals(new Term(operand.broadcastTo(stretched), inputLabels[i])));
         }
         Term current = sumUnneeded(terms.get(0), needed(output, terms, 1));
         for (int i = 1; i < terms.size(); i++) {
@@ -58,6 +73,27 @@ public final class Einsum {
         }
         current = sumUnneeded(current, output);
         return current.array().transpose(positions(current.labels(), output)).copy();
+    }
+
+    /**
+     * Labels standing for the axes an ellipsis covers, aligned from the right as broadcasting aligns
+     * them: the last covered axis of every operand gets the same label. Greek letters, so they never
+     * clash with the Latin labels einsum accepts.
+     */
+    private static String broadcastLabels(int rank) {
+        StringBuilder labels = new StringBuilder();
+        for (int fromRight = rank - 1; fromRight >= 0; fromRight--) {
+            labels.append((char) (FIRST_BROADCAST_LABEL + fromRight));
+        }
+        return labels.toString();
+    }
+
+    private static String explicitOutput(String subscripts, String output, int broadcastRank) {
+        if (!output.contains(ELLIPSIS) && broadcastRank > 0) {
+            throw new IllegalArgumentException("einsum: output has more dimensions than subscripts given in '" + subscripts
+                    + "', but no '...' ellipsis provided to broadcast the extra dimensions.");
+        }
+        return output.replace(ELLIPSIS, broadcastLabels(broadcastRank));
     }
 
     /** The labels that occur exactly once, sorted: NumPy's implicit output. */
@@ -69,7 +105,7 @@ public final class Einsum {
         return output.toString();
     }
 
-    private static void checkLabels(String subscripts, String[] inputLabels, String output, NDArray[] operands) {
+    private static Map<Character, Long> checkLabels(String subscripts, String[] inputLabels, String output, NDArray[] operands) {
         Map<Character, Long> lengths = new HashMap<>();
         for (int i = 0; i < operands.length; i++) {
             String labels = inputLabels[i];
@@ -79,11 +115,14 @@ public final class Einsum {
             }
             for (int axis = 0; axis < labels.length(); axis++) {
                 char label = labels.charAt(axis);
-                if (!Character.isLetter(label)) {
+                if (!Character.isLetter(label) || label == '.') {
                     throw new IllegalArgumentException("einsum: invalid subscript '" + label + "' in '" + subscripts + "'");
                 }
-                Long known = lengths.putIfAbsent(label, operands[i].shape(axis));
-                if (known != null && known != operands[i].shape(axis)) {
+                long length = operands[i].shape(axis);
+                Long known = lengths.putIfAbsent(label, length);
+                if (known != null && known == 1) {
+                    lengths.put(label, length); // a length of 1 broadcasts, as in NumPy
+                } else if (known != null && known != length && length != 1) {
                     throw new ShapeMismatchException("einsum: label '" + label + "' has length " + known
                             + " and, in operand " + i + ", " + operands[i].shape(axis) + " ('" + subscripts + "')");
                 }
@@ -97,6 +136,7 @@ public final class Einsum {
                         + " in '" + subscripts + "'");
             }
         }
+        return lengths;
     }
 
     /** Labels that the output or the terms from {@code from} on still use. */
