@@ -101,6 +101,19 @@ class MatmulTest {
         assertClose(NaiveProduct.multiply(nativeA, complexB, DType.COMPLEX64), Matmul.matmul(nativeA, complexB, gemm));
     }
 
+    @ParameterizedTest
+    @MethodSource("providers")
+    void readsReadOnlyHeapAndNativeMemory(String providerName) {
+        Gemm gemm = provider(providerName);
+        double[] values = {1, 2, 3, 4, 5, 6};
+        NDArray heap = NDArray.wrap(java.lang.foreign.MemorySegment.ofArray(values).asReadOnly(), 0, new long[] {2, 3},
+                new long[] {24, 8}, DType.FLOAT64, false);
+        java.lang.foreign.MemorySegment nativeValues = java.lang.foreign.Arena.ofAuto().allocate(48, 8);
+        java.lang.foreign.MemorySegment.copy(values, 0, nativeValues, java.lang.foreign.ValueLayout.JAVA_DOUBLE, 0, 6);
+        NDArray offHeap = NDArray.wrap(nativeValues.asReadOnly(), 0, new long[] {3, 2}, new long[] {8, 24}, DType.FLOAT64, false);
+        assertEquals("array([[14., 32.],\n       [32., 77.]])", Matmul.matmul(heap, offHeap, gemm).toString());
+    }
+
     @Nested
     class Batches {
         @Test
