@@ -1,6 +1,7 @@
 package org.tessera.ndarray.sort;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 import org.tessera.ndarray.kernel.Elements;
 import org.tessera.ndarray.dtype.DType;
@@ -22,6 +23,10 @@ sealed interface Keys permits Keys.Integers, Keys.Reals, Keys.Complexes {
         return switch (dtype.kind()) {
             case BOOL, SIGNED, UNSIGNED -> {
                 long[] values = new long[length];
+                if (dtype.byteSize() == Long.BYTES && byteStride == Long.BYTES) {
+                    MemorySegment.copy(segment, ValueLayout.JAVA_LONG_UNALIGNED, byteOffset, values, 0, length);
+                    yield new Integers(values, dtype == DType.UINT64);
+                }
                 for (int i = 0; i < length; i++) {
                     values[i] = Elements.loadLong(dtype, segment, byteOffset + i * byteStride);
                 }
@@ -29,6 +34,10 @@ sealed interface Keys permits Keys.Integers, Keys.Reals, Keys.Complexes {
             }
             case FLOAT -> {
                 double[] values = new double[length];
+                if (dtype == DType.FLOAT64 && byteStride == Double.BYTES) {
+                    MemorySegment.copy(segment, ValueLayout.JAVA_DOUBLE_UNALIGNED, byteOffset, values, 0, length);
+                    yield new Reals(values);
+                }
                 for (int i = 0; i < length; i++) {
                     values[i] = Elements.loadReal(dtype, segment, byteOffset + i * byteStride);
                 }
@@ -44,6 +53,25 @@ sealed interface Keys permits Keys.Integers, Keys.Reals, Keys.Complexes {
                 yield new Complexes(real, imag);
             }
         };
+    }
+
+    /** Lanes at least this long are sorted by the fork-join pool. */
+    int PARALLEL_SORT_LENGTH = 1 << 16;
+
+    private static void sortPrimitive(long[] values) {
+        if (values.length >= PARALLEL_SORT_LENGTH) {
+            java.util.Arrays.parallelSort(values);
+        } else {
+            java.util.Arrays.sort(values);
+        }
+    }
+
+    private static void sortPrimitive(double[] values) {
+        if (values.length >= PARALLEL_SORT_LENGTH) {
+            java.util.Arrays.parallelSort(values);
+        } else {
+            java.util.Arrays.sort(values);
+        }
     }
 
     /** NumPy's float order: NaN after everything, -0.0 equal to 0.0 (unlike {@link Double#compare}). */
@@ -67,6 +95,18 @@ sealed interface Keys permits Keys.Integers, Keys.Reals, Keys.Complexes {
         }
 
         public boolean isNan(int i) { return false; }
+
+        /** Sorts the values themselves (uint64 by flipping the sign bit so signed order is unsigned order). */
+        void sortValues() {
+            long flip = unsigned ? Long.MIN_VALUE : 0;
+            for (int i = 0; i < values.length; i++) {
+                values[i] ^= flip;
+            }
+            sortPrimitive(values);
+            for (int i = 0; i < values.length; i++) {
+                values[i] ^= flip;
+            }
+        }
     }
 
     record Reals(double[] values) implements Keys {
@@ -75,6 +115,29 @@ sealed interface Keys permits Keys.Integers, Keys.Reals, Keys.Complexes {
         public int compare(int i, int j) { return compareReal(values[i], values[j]); }
 
         public boolean isNan(int i) { return Double.isNaN(values[i]); }
+
+        /**
+         * Sorts the values themselves. {@link java.util.Arrays#sort(double[])} already puts NaN
+         * last but orders -0.0 before 0.0, so the zeros are rewritten with their signs in input
+         * order, which is what a stable sort in NumPy's order gives.
+         */
+        void sortValues() {
+            boolean[] zeroIsNegative = new boolean[values.length];
+            int zeroCount = 0;
+            for (double value : values) {
+                if (value == 0) {
+                    zeroIsNegative[zeroCount++] = Double.doubleToRawLongBits(value) != 0;
+                }
+            }
+            sortPrimitive(values);
+            int firstZero = 0;
+            while (firstZero < values.length && !(values[firstZero] == 0)) {
+                firstZero++;
+            }
+            for (int k = 0; k < zeroCount; k++) {
+                values[firstZero + k] = zeroIsNegative[k] ? -0.0 : 0.0;
+            }
+        }
     }
 
     /**

@@ -1,10 +1,13 @@
 package org.tessera.ndarray.sort;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.iteration.OffsetWalk;
 import org.tessera.ndarray.iteration.Operand;
+import org.tessera.ndarray.kernel.Elements;
 
 /** The 1-D lanes of arrays along one axis: every position of the other axes, in C order. */
 final class Lanes {
@@ -42,6 +45,31 @@ final class Lanes {
         long sourceStride = source.byteStride(axis), targetStride = target.byteStride(axis);
         for (int k = 0; k < order.length; k++) {
             MemorySegment.copy(from, sourceOffset + order[k] * sourceStride, to, targetOffset + k * targetStride, itemSize);
+        }
+    }
+
+    /** Writes sorted carrier values into one lane of {@code target}, rounding back to its dtype. */
+    static void store(Keys keys, NDArray target, long byteOffset, int axis) {
+        DType dtype = target.dtype();
+        long stride = target.byteStride(axis);
+        switch (keys) {
+            case Keys.Integers integers when dtype.byteSize() == Long.BYTES && stride == Long.BYTES ->
+                    MemorySegment.copy(integers.values(), 0, target.segment(), ValueLayout.JAVA_LONG_UNALIGNED, byteOffset,
+                            integers.values().length);
+            case Keys.Integers integers -> {
+                for (int k = 0; k < integers.values().length; k++) {
+                    Elements.storeLong(dtype, target.segment(), byteOffset + k * stride, integers.values()[k]);
+                }
+            }
+            case Keys.Reals reals when dtype == DType.FLOAT64 && stride == Double.BYTES ->
+                    MemorySegment.copy(reals.values(), 0, target.segment(), ValueLayout.JAVA_DOUBLE_UNALIGNED, byteOffset,
+                            reals.values().length);
+            case Keys.Reals reals -> {
+                for (int k = 0; k < reals.values().length; k++) {
+                    Elements.storeReal(dtype, target.segment(), byteOffset + k * stride, reals.values()[k]);
+                }
+            }
+            case Keys.Complexes complexes -> throw new IllegalArgumentException("complex lanes are gathered, not stored");
         }
     }
 

@@ -17,9 +17,21 @@ public final class Sorting {
         NDArray source = axis == null ? a.ravel() : a;
         int lane = laneAxis(source, axis == null ? 0 : axis);
         NDArray result = NDArray.zeros(source.dtype(), source.shape());
+        // Bool, integers and floats sort their values directly (stability shows only in signed zeros,
+        // which sortValues keeps in input order); complex values go through an index sort.
         Lanes.forEach(lane, offsets -> {
-            int[] order = StableOrder.of(Lanes.keys(source, lane, offsets[0]));
-            Lanes.gather(source, offsets[0], result, offsets[1], lane, order);
+            switch (Lanes.keys(source, lane, offsets[0])) {
+                case Keys.Integers integers -> {
+                    integers.sortValues();
+                    Lanes.store(integers, result, offsets[1], lane);
+                }
+                case Keys.Reals reals -> {
+                    reals.sortValues();
+                    Lanes.store(reals, result, offsets[1], lane);
+                }
+                case Keys.Complexes complexes ->
+                        Lanes.gather(source, offsets[0], result, offsets[1], lane, StableOrder.of(complexes));
+            }
         }, source, result);
         return result;
     }
