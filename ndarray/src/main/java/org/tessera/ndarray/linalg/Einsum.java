@@ -175,10 +175,10 @@ public final class Einsum {
         }
         NDArray arranged = term.array().transpose(positions(term.labels(), kept.toString() + summed));
         long[] keptShape = Arrays.copyOf(arranged.shape(), kept.length());
-        long summedLength = Products.lengths(arranged, IntStream.range(kept.length(), arranged.ndim()).toArray(), 1);
+        long summedLength = AxisLists.product(arranged, IntStream.range(kept.length(), arranged.ndim()).toArray());
         NDArray ones = NDArray.zeros(arranged.dtype(), summedLength);
         ones.fill(1L);
-        NDArray matrix = arranged.reshape(Products.concat(keptShape, new long[] {summedLength}));
+        NDArray matrix = arranged.reshape(AxisLists.concat(keptShape, new long[] {summedLength}));
         return new Term(Matmul.matmul(matrix, ones), kept.toString());
     }
 
@@ -212,7 +212,7 @@ public final class Einsum {
             depth *= leftArranged.shape(batchAxes + leftFree.length() + k);
         }
         NDArray product = Matmul.matmul(leftArranged.reshape(batchSize, rows, depth), rightArranged.reshape(batchSize, depth, columns));
-        long[] shape = Products.concat(Products.concat(batchShape, leftFreeShape), rightFreeShape);
+        long[] shape = AxisLists.concat(AxisLists.concat(batchShape, leftFreeShape), rightFreeShape);
         return new Term(product.reshape(shape), "" + batch + leftFree + rightFree);
     }
 

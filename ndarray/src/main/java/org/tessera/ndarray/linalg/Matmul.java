@@ -58,9 +58,9 @@ public final class Matmul {
         DType dtype = Promotion.resultType(a.dtype(), b.dtype());
         long rowCount = left.shape(-2);
         long columnCount = right.shape(-1);
-        NDArray result = allocate(dtype, gemm, append(batch, rowCount, columnCount));
-        multiplyBatches(cast(left, dtype).broadcastTo(append(batch, rowCount, depth)),
-                cast(right, dtype).broadcastTo(append(batch, depth, columnCount)), result, gemm);
+        NDArray result = allocate(dtype, gemm, AxisLists.concat(batch, new long[] {rowCount, columnCount}));
+        multiplyBatches(cast(left, dtype).broadcastTo(AxisLists.concat(batch, new long[] {rowCount, depth})),
+                cast(right, dtype).broadcastTo(AxisLists.concat(batch, new long[] {depth, columnCount})), result, gemm);
         if (a.ndim() == 1) {
             result = result.squeeze(-2);
         }
@@ -96,11 +96,5 @@ public final class Matmul {
     static NDArray allocate(DType dtype, Gemm gemm, long[] shape) {
         boolean large = Shapes.size(shape) * dtype.byteSize() >= NATIVE_RESULT_BYTES;
         return large && gemm.prefersNativeMemory() ? NDArray.zerosNative(dtype, shape) : NDArray.zeros(dtype, shape);
-    }
-
-    private static long[] append(long[] prefix, long... suffix) {
-        long[] joined = Arrays.copyOf(prefix, prefix.length + suffix.length);
-        System.arraycopy(suffix, 0, joined, prefix.length, suffix.length);
-        return joined;
     }
 }

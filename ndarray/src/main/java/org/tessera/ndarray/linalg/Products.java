@@ -1,7 +1,5 @@
 package org.tessera.ndarray.linalg;
 
-import java.util.Arrays;
-
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.Complex;
 import org.tessera.ndarray.error.ShapeMismatchException;
@@ -94,8 +92,8 @@ public final class Products {
             throw new ShapeMismatchException("tensordot: shape-mismatch for sum: " + aAxes.length + " axes of "
                     + Shapes.format(a.shape()) + " against " + bAxes.length + " axes of " + Shapes.format(b.shape()));
         }
-        int[] aSummed = normalize(aAxes, a.ndim());
-        int[] bSummed = normalize(bAxes, b.ndim());
+        int[] aSummed = AxisLists.normalize(aAxes, a.ndim());
+        int[] bSummed = AxisLists.normalize(bAxes, b.ndim());
         long depth = 1;
         for (int i = 0; i < aSummed.length; i++) {
             if (a.shape(aSummed[i]) != b.shape(bSummed[i])) {
@@ -105,11 +103,11 @@ public final class Products {
             }
             depth *= a.shape(aSummed[i]);
         }
-        int[] aFree = complement(aSummed, a.ndim());
-        int[] bFree = complement(bSummed, b.ndim());
-        NDArray left = a.transpose(concat(aFree, aSummed)).reshape(lengths(a, aFree, 1), depth);
-        NDArray right = b.transpose(concat(bSummed, bFree)).reshape(depth, lengths(b, bFree, 1));
-        long[] resultShape = concat(shapeOf(a, aFree), shapeOf(b, bFree));
+        int[] aFree = AxisLists.complement(aSummed, a.ndim());
+        int[] bFree = AxisLists.complement(bSummed, b.ndim());
+        NDArray left = a.transpose(AxisLists.concat(aFree, aSummed)).reshape(AxisLists.product(a, aFree), depth);
+        NDArray right = b.transpose(AxisLists.concat(bSummed, bFree)).reshape(depth, AxisLists.product(b, bFree));
+        long[] resultShape = AxisLists.concat(AxisLists.lengthsOf(a, aFree), AxisLists.lengthsOf(b, bFree));
         return Matmul.matmul(left, right).reshape(resultShape);
     }
 
@@ -121,58 +119,5 @@ public final class Products {
         NDArray result = a.ndim() == 0 ? Matmul.matmul(scalar.reshape(1, 1), column.reshape(1, array.size()))
                 : Matmul.matmul(column, scalar.reshape(1, 1));
         return result.reshape(array.shape());
-    }
-
-    static int[] normalize(int[] axes, int ndim) {
-        int[] normalized = new int[axes.length];
-        for (int i = 0; i < axes.length; i++) {
-            normalized[i] = Shapes.normalizeAxis(axes[i], ndim);
-            for (int j = 0; j < i; j++) {
-                if (normalized[j] == normalized[i]) {
-                    throw new IllegalArgumentException("repeated axis " + axes[i] + " in " + Arrays.toString(axes));
-                }
-            }
-        }
-        return normalized;
-    }
-
-    static int[] complement(int[] axes, int ndim) {
-        int[] rest = new int[ndim - axes.length];
-        int count = 0;
-        for (int axis = 0; axis < ndim; axis++) {
-            final int candidate = axis;
-            if (Arrays.stream(axes).noneMatch(used -> used == candidate)) {
-                rest[count++] = axis;
-            }
-        }
-        return rest;
-    }
-
-    static int[] concat(int[] first, int[] second) {
-        int[] joined = Arrays.copyOf(first, first.length + second.length);
-        System.arraycopy(second, 0, joined, first.length, second.length);
-        return joined;
-    }
-
-    static long[] concat(long[] first, long[] second) {
-        long[] joined = Arrays.copyOf(first, first.length + second.length);
-        System.arraycopy(second, 0, joined, first.length, second.length);
-        return joined;
-    }
-
-    static long[] shapeOf(NDArray array, int[] axes) {
-        long[] shape = new long[axes.length];
-        for (int i = 0; i < axes.length; i++) {
-            shape[i] = array.shape(axes[i]);
-        }
-        return shape;
-    }
-
-    static long lengths(NDArray array, int[] axes, long start) {
-        long product = start;
-        for (int axis : axes) {
-            product *= array.shape(axis);
-        }
-        return product;
     }
 }
