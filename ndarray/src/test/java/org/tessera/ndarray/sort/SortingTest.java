@@ -62,6 +62,17 @@ class SortingTest {
     }
 
     @Test
+    void emptyArraysGiveEmptyResults() {
+        NDArray empty = NDArray.zeros(DType.FLOAT32, 2, 0);
+        assertEquals("array([], shape=(2, 0), dtype=float32)", NDArrays.sort(empty).toString());
+        assertEquals("array([], shape=(2, 0), dtype=int64)", NDArrays.argsort(empty).toString());
+        assertEquals("array([], dtype=float32)", NDArrays.unique(empty).toString());
+        assertEquals("array([], dtype=int64)", NDArrays.searchsorted(NDArrays.array(1.0, 2.0), empty.ravel()).toString());
+        assertEquals("array([], dtype=int64)", NDArrays.flatnonzero(empty).toString());
+        assertEquals("array([], shape=(2, 0), dtype=float32)", NDArrays.sort(empty, 0, SortKind.STABLE).toString());
+    }
+
+    @Test
     void errorsNameTheOffendingValues() {
         NDArray x = NDArrays.array(1.0, 2.0, 3.0);
         assertEquals("kth(=3) out of bounds (3)",
