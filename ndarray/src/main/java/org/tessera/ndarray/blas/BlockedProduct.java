@@ -43,6 +43,10 @@ final class BlockedProduct {
         int rowCount = (int) a.rowCount();
         int depth = (int) a.columnCount();
         int columnCount = (int) b.columnCount();
+        if ((long) rowCount * depth * columnCount <= JavaGemm.SMALL_PRODUCT_WORK) {
+            multiplyAddDirectly(a, b, sign, c);
+            return;
+        }
         int columnBlocks = (columnCount + COLUMN_BLOCK - 1) / COLUMN_BLOCK;
         for (int depth0 = 0; depth0 < depth; depth0 += DEPTH_BLOCK) {
             int depthLength = Math.min(DEPTH_BLOCK, depth - depth0);
@@ -82,6 +86,20 @@ final class BlockedProduct {
             double[] source = tile[r];
             for (int j = 0; j < width; j++) {
                 target[firstColumn + j] += source[j];
+            }
+        }
+    }
+
+    /** The plain triple loop: for small products packing and task set-up cost more than they save. */
+    private static void multiplyAddDirectly(Matrix a, Matrix b, double sign, double[][] c) {
+        for (int row = 0; row < c.length; row++) {
+            for (int column = 0; column < c[row].length; column++) {
+                double sum = 0;
+                for (long p = 0; p < a.columnCount(); p++) {
+                    sum += Elements.loadReal(a.dtype(), a.segment(), a.byteOffsetOf(row, p))
+                            * Elements.loadReal(b.dtype(), b.segment(), b.byteOffsetOf(p, column));
+                }
+                c[row][column] += sign * sum;
             }
         }
     }

@@ -15,6 +15,12 @@ import org.tessera.ndarray.kernel.Elements;
 public final class JavaGemm implements Gemm {
     static final JavaGemm INSTANCE = new JavaGemm();
 
+    /**
+     * Multiply-adds up to which a product runs as a plain triple loop; below it, packing, task
+     * set-up and (for OpenBLAS) a native call cost more than the arithmetic (a 16³ product).
+     */
+    static final long SMALL_PRODUCT_WORK = 4096;
+
     private JavaGemm() {}
 
     @Override

@@ -11,7 +11,7 @@ import org.tessera.ndarray.dtype.DType;
  * The OpenBLAS provider: {@code cblas_?gemm} for float32, float64, complex64 and complex128, row
  * major, with a transposed operand passed as {@code CblasTrans} rather than copied. Everything BLAS
  * has no routine for (integers, bool, float16, a depth of 0, dimensions beyond 32-bit ints) goes
- * to {@link JavaGemm}.
+ * to {@link JavaGemm}, and so do products too small to repay a native call.
  *
  * <p>Heap memory: small products read and write heap arrays in place through a critical downcall;
  * large ones copy heap operands to native memory first, because a critical call holds off every
@@ -49,6 +49,7 @@ public final class OpenBlasGemm implements Gemm {
         OpenBlasLibrary.Binding binding = library.binding(out.dtype());
         long rowCount = out.rowCount(), columnCount = out.columnCount(), depth = a.columnCount();
         if (binding == null || rowCount == 0 || columnCount == 0 || depth == 0
+                || rowCount * columnCount * depth <= JavaGemm.SMALL_PRODUCT_WORK
                 || Math.max(Math.max(rowCount, columnCount), depth) > Integer.MAX_VALUE) {
             JavaGemm.INSTANCE.multiply(a, b, out);
             return;
