@@ -2,23 +2,13 @@
 describing each in the conformance corpus encoding (dtype, shape, flat C-order data).
 Run from this directory: python3 make_fixtures.py"""
 import json
+import os
+import sys
+
 import numpy as np
 
-
-def real(v):
-    return "nan" if v != v else "inf" if v == float("inf") else "-inf" if v == float("-inf") else v
-
-
-def encode(a):
-    flat = []
-    for v in np.ascontiguousarray(a).reshape(-1).tolist():
-        if isinstance(v, float):
-            flat.append(real(v))
-        elif isinstance(v, complex):
-            flat.append([real(v.real), real(v.imag)])
-        else:
-            flat.append(v)
-    return {"dtype": str(a.dtype), "shape": list(a.shape), "data": flat}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from corpus_encoding import encode  # noqa: E402
 
 
 arrays = {

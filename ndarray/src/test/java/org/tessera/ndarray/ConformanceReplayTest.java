@@ -48,7 +48,8 @@ class ConformanceReplayTest {
             Map.entry("ufunc", UfuncReplay::ufunc),
             Map.entry("reduce", UfuncReplay::reduce),
             Map.entry("accumulate", UfuncReplay::accumulate),
-            Map.entry("reduceat", UfuncReplay::reduceat));
+            Map.entry("reduceat", UfuncReplay::reduceat),
+            Map.entry("matmul", ConformanceReplayTest::matmul));
 
     @TestFactory
     Stream<DynamicTest> everySuiteOfTheCorpus() {
@@ -167,6 +168,11 @@ class ConformanceReplayTest {
         Casting casting = Casting.fromName(testCase.args().path("casting").asText("unsafe"));
         NDArray result = x.astype(target, casting);
         return testCase.expectedError() != null ? null : Comparison.mismatch(testCase.expect().get("array"), result, 0);
+    }
+
+    private static String matmul(CorpusCase testCase) {
+        NDArray result = NDArrays.matmul(Decoding.array(testCase.args().get("a")), Decoding.array(testCase.args().get("b")));
+        return Comparison.mismatch(testCase.expect().get("array"), result, result.dtype().realType() == DType.FLOAT32 ? 1e-5 : 1e-12);
     }
 
     /** Compares the values and, where the corpus records it, whether the result is a view of x. */

@@ -28,6 +28,7 @@ class PackageLayeringTest {
             Map.entry("dtype", Tier.LEAF), Map.entry("layout", Tier.LEAF), Map.entry("memory", Tier.LEAF),
             Map.entry("kernel", Tier.LEAF), Map.entry("error", Tier.LEAF), Map.entry("iteration", Tier.LEAF),
             Map.entry("format", Tier.LEAF),
+            Map.entry("blas", Tier.LEAF), Map.entry("linalg", Tier.OPERATION), Map.entry("sort", Tier.OPERATION),
             Map.entry("", Tier.CORE),
             Map.entry("index", Tier.OPERATION), Map.entry("join", Tier.OPERATION), Map.entry("npy", Tier.OPERATION),
             Map.entry("ufunc", Tier.OPERATION),

@@ -17,6 +17,14 @@ import org.tessera.ndarray.ufunc.Reductions.Options;
 import org.tessera.ndarray.ufunc.Statistics;
 import org.tessera.ndarray.ufunc.Ufunc;
 import org.tessera.ndarray.ufunc.Ufuncs;
+import org.tessera.ndarray.linalg.Einsum;
+import org.tessera.ndarray.linalg.Matmul;
+import org.tessera.ndarray.linalg.Products;
+import org.tessera.ndarray.linalg.Trace;
+import org.tessera.ndarray.sort.Searching;
+import org.tessera.ndarray.sort.SortKind;
+import org.tessera.ndarray.sort.Sorting;
+import org.tessera.ndarray.sort.Unique;
 
 /**
  * The dense family's entry point: creation functions and the functions NumPy users call as
@@ -353,4 +361,120 @@ public final class NDArrays {
     public static NDArray nancumsum(NDArray x, Integer axis, DType dtype) { return Statistics.nancumsum(x, axis, dtype); }
 
     public static NDArray nancumprod(NDArray x, Integer axis, DType dtype) { return Statistics.nancumprod(x, axis, dtype); }
+    // ---------------------------------------------------------------- linear algebra
+
+    /** NumPy's {@code matmul} ({@code a @ b}): batched over leading axes, which broadcast. */
+    public static NDArray matmul(NDArray a, NDArray b) {
+        return Matmul.matmul(a, b);
+    }
+
+    /** NumPy's {@code dot}. */
+    public static NDArray dot(NDArray a, NDArray b) {
+        return Products.dot(a, b);
+    }
+
+    /** NumPy's {@code vdot}: flattened operands, the first conjugated; a 0-d result. */
+    public static NDArray vdot(NDArray a, NDArray b) {
+        return Products.vdot(a, b);
+    }
+
+    /** NumPy's {@code inner}: sums over the last axes of both operands. */
+    public static NDArray inner(NDArray a, NDArray b) {
+        return Products.inner(a, b);
+    }
+
+    /** NumPy's {@code outer}: result[i, j] = a.flat[i] × b.flat[j]. */
+    public static NDArray outer(NDArray a, NDArray b) {
+        return Products.outer(a, b);
+    }
+
+    /** NumPy's {@code tensordot(a, b, axisCount)}: a's last axes against b's first. */
+    public static NDArray tensordot(NDArray a, NDArray b, int axisCount) {
+        return Products.tensordot(a, b, axisCount);
+    }
+
+    /** NumPy's {@code tensordot(a, b, (aAxes, bAxes))}. */
+    public static NDArray tensordot(NDArray a, NDArray b, int[] aAxes, int[] bAxes) {
+        return Products.tensordot(a, b, aAxes, bAxes);
+    }
+
+    /** NumPy's {@code einsum}: explicit ({@code "ij,jk->ik"}) or implicit ({@code "ij,jk"}) subscripts. */
+    public static NDArray einsum(String subscripts, NDArray... operands) {
+        return Einsum.einsum(subscripts, operands);
+    }
+
+    /** NumPy's {@code trace}: the sum of the main diagonal of the first two axes. */
+    public static NDArray trace(NDArray a) {
+        return Trace.trace(a);
+    }
+
+    /** NumPy's {@code trace(a, offset, axis1, axis2)}. */
+    public static NDArray trace(NDArray a, long offset, int axis1, int axis2) {
+        return Trace.trace(a, offset, axis1, axis2);
+    }
+
+    // ---------------------------------------------------------------- ordering
+
+    /** NumPy's {@code sort(a, axis=-1)}: a sorted copy (NaN last, ties in input order). */
+    public static NDArray sort(NDArray a) {
+        return Sorting.sort(a, -1, SortKind.QUICKSORT);
+    }
+
+    /** NumPy's {@code sort(a, axis, kind)}; a null axis sorts the flattened array. */
+    public static NDArray sort(NDArray a, Integer axis, SortKind kind) {
+        return Sorting.sort(a, axis, kind);
+    }
+
+    /** NumPy's {@code argsort(a, axis=-1)}: int64 indices that sort a. */
+    public static NDArray argsort(NDArray a) {
+        return Sorting.argsort(a, -1, SortKind.QUICKSORT);
+    }
+
+    /** NumPy's {@code argsort(a, axis, kind)}; a null axis sorts the flattened array. */
+    public static NDArray argsort(NDArray a, Integer axis, SortKind kind) {
+        return Sorting.argsort(a, axis, kind);
+    }
+
+    /** NumPy's {@code partition(a, kth, axis)}. */
+    public static NDArray partition(NDArray a, int[] kth, Integer axis) {
+        return Sorting.partition(a, kth, axis);
+    }
+
+    /** NumPy's {@code argpartition(a, kth, axis)}. */
+    public static NDArray argpartition(NDArray a, int[] kth, Integer axis) {
+        return Sorting.argpartition(a, kth, axis);
+    }
+
+    /** NumPy's {@code unique(a)}: the sorted distinct values of the flattened array, NaNs collapsed. */
+    public static NDArray unique(NDArray a) {
+        return Unique.of(a, true).values();
+    }
+
+    /**
+     * NumPy's {@code unique(a, return_index=True, return_inverse=True, return_counts=True,
+     * equal_nan=equalNan)}: values, first indices, inverse (in a's shape) and counts.
+     */
+    public static Unique unique(NDArray a, boolean equalNan) {
+        return Unique.of(a, equalNan);
+    }
+
+    /** NumPy's {@code searchsorted(sorted, values, side, sorter)}; sorter may be null. */
+    public static NDArray searchsorted(NDArray sorted, NDArray values, Searching.Side side, NDArray sorter) {
+        return Searching.searchsorted(sorted, values, side, sorter);
+    }
+
+    /** NumPy's {@code searchsorted(sorted, values)} (side left). */
+    public static NDArray searchsorted(NDArray sorted, NDArray values) {
+        return Searching.searchsorted(sorted, values, Searching.Side.LEFT, null);
+    }
+
+    /** NumPy's {@code nonzero}: one int64 index array per axis. */
+    public static List<NDArray> nonzero(NDArray a) {
+        return Searching.nonzero(a);
+    }
+
+    /** NumPy's {@code flatnonzero}: indices of the non-zero elements of the flattened array. */
+    public static NDArray flatnonzero(NDArray a) {
+        return Searching.flatnonzero(a);
+    }
 }

@@ -1,0 +1,27 @@
+package org.tessera.ndarray.blas;
+
+/**
+ * A matrix-multiply provider. {@code multiply} computes {@code out = a × b}: {@code a} is
+ * (rows, depth), {@code b} is (depth, columns), {@code out} is (rows, columns), all three of one
+ * dtype (any of NumPy's 14). Floats and complex numbers round as BLAS does (the order of the sums
+ * is the provider's); integers wrap modulo 2^bits; bool is the logical or of ands. {@code out}
+ * must not overlap {@code a} or {@code b}; a depth of 0 gives zeros.
+ */
+public sealed interface Gemm permits JavaGemm, OpenBlasGemm {
+    void multiply(Matrix a, Matrix b, Matrix out);
+
+    /** A short name for logs and benchmark output: {@code "openblas"} or {@code "java"}. */
+    String name();
+
+    /** Whether large operands and results are best placed in native memory (no copies before a call). */
+    default boolean prefersNativeMemory() { return false; }
+
+    /** Fails unless the three shapes and dtypes form a valid product. */
+    static void checkOperands(Matrix a, Matrix b, Matrix out) {
+        if (a.columnCount() != b.rowCount() || out.rowCount() != a.rowCount() || out.columnCount() != b.columnCount()
+                || a.dtype() != b.dtype() || a.dtype() != out.dtype()) {
+            throw new IllegalArgumentException("gemm: cannot multiply " + a.describe() + " by " + b.describe()
+                    + " into " + out.describe());
+        }
+    }
+}

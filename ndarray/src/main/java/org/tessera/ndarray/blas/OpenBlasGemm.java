@@ -1,0 +1,156 @@
+package org.tessera.ndarray.blas;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+import org.tessera.ndarray.dtype.DType;
+
+/**
+ * The OpenBLAS provider: {@code cblas_?gemm} for float32, float64, complex64 and complex128, row
+ * major, with a transposed operand passed as {@code CblasTrans} rather than copied. Everything BLAS
+ * has no routine for (integers, bool, float16, a depth of 0, dimensions beyond 32-bit ints) goes
+ * to {@link JavaGemm}, and so do products too small to repay a native call.
+ *
+ * <p>Heap memory: small products read and write heap arrays in place through a critical downcall;
+ * large ones copy heap operands to native memory first, because a critical call holds off every
+ * safepoint of the JVM while it runs and a large GEMM runs for seconds. The copy costs O(n²)
+ * against the product's O(n³).
+ */
+public final class OpenBlasGemm implements Gemm {
+    private static final int ROW_MAJOR = 101;
+    private static final int NO_TRANSPOSE = 111;
+    private static final int TRANSPOSE = 112;
+    /** Multiply-adds up to which a call may be critical: 128³ takes well under a millisecond. */
+    private static final long CRITICAL_WORK_LIMIT = 1L << 21;
+
+    private final OpenBlasLibrary library;
+
+    OpenBlasGemm(OpenBlasLibrary library) {
+        this.library = library;
+    }
+
+    @Override
+    public String name() { return "openblas"; }
+
+    @Override
+    public boolean prefersNativeMemory() { return true; }
+
+    /** The shared library this provider calls. */
+    public String libraryLocation() { return library.location(); }
+
+    /** How BLAS sees one operand: a pointer to element (0, 0), a transpose flag and a leading dimension. */
+    private record BlasOperand(MemorySegment pointer, int transpose, int leadingDimension) {}
+
+    @Override
+    public void multiply(Matrix a, Matrix b, Matrix out) {
+        Gemm.checkOperands(a, b, out);
+        OpenBlasLibrary.Binding binding = library.binding(out.dtype());
+        long rowCount = out.rowCount(), columnCount = out.columnCount(), depth = a.columnCount();
+        if (binding == null || rowCount == 0 || columnCount == 0 || depth == 0
+                || rowCount * columnCount * depth <= JavaGemm.SMALL_PRODUCT_WORK
+                || Math.max(Math.max(rowCount, columnCount), depth) > Integer.MAX_VALUE) {
+            JavaGemm.INSTANCE.multiply(a, b, out);
+            return;
+        }
+        boolean critical = rowCount * columnCount * depth <= CRITICAL_WORK_LIMIT;
+        try (Arena arena = Arena.ofConfined()) {
+            BlasOperand left = operand(a, arena, critical);
+            BlasOperand right = operand(b, arena, critical);
+            Matrix target = isRowMajor(out) && (critical || out.segment().isNative()) ? out : contiguous(out, arena);
+            BlasOperand result = describe(target);
+            MethodHandle handle = critical ? binding.critical() : binding.plain();
+            invoke(handle, out.dtype(), arena, (int) rowCount, (int) columnCount, (int) depth, left, right, result);
+            if (target != out) {
+                Copies.copy(target, out);
+            }
+        }
+    }
+
+    private static void invoke(MethodHandle handle, DType dtype, Arena arena, int rowCount, int columnCount, int depth,
+                               BlasOperand left, BlasOperand right, BlasOperand result) {
+        try {
+            switch (dtype) {
+                case FLOAT32 -> handle.invokeExact(ROW_MAJOR, left.transpose(), right.transpose(), rowCount, columnCount,
+                        depth, 1.0f, left.pointer(), left.leadingDimension(), right.pointer(), right.leadingDimension(),
+                        0.0f, result.pointer(), result.leadingDimension());
+                case FLOAT64 -> handle.invokeExact(ROW_MAJOR, left.transpose(), right.transpose(), rowCount, columnCount,
+                        depth, 1.0, left.pointer(), left.leadingDimension(), right.pointer(), right.leadingDimension(),
+                        0.0, result.pointer(), result.leadingDimension());
+                default -> {
+                    // Complex gemm takes alpha and beta by pointer: alpha = 1 + 0i, beta = 0.
+                    MemorySegment alpha = arena.allocate(dtype.byteSize());
+                    if (dtype == DType.COMPLEX64) {
+                        alpha.set(ValueLayout.JAVA_FLOAT, 0, 1.0f);
+                    } else {
+                        alpha.set(ValueLayout.JAVA_DOUBLE, 0, 1.0);
+                    }
+                    MemorySegment beta = arena.allocate(dtype.byteSize());
+                    handle.invokeExact(ROW_MAJOR, left.transpose(), right.transpose(), rowCount, columnCount, depth,
+                            alpha, left.pointer(), left.leadingDimension(), right.pointer(), right.leadingDimension(),
+                            beta, result.pointer(), result.leadingDimension());
+                }
+            }
+        } catch (RuntimeException | Error failure) {
+            throw failure;
+        } catch (Throwable unexpected) {
+            throw new IllegalStateException("cblas gemm for " + dtype + " failed", unexpected);
+        }
+    }
+
+    /** The operand as BLAS can read it, copied to contiguous native memory when it cannot. */
+    private static BlasOperand operand(Matrix matrix, Arena arena, boolean critical) {
+        BlasOperand described = critical || matrix.segment().isNative() ? describe(matrix) : null;
+        return described != null ? described : describe(contiguous(matrix, arena));
+    }
+
+    private static boolean isRowMajor(Matrix matrix) {
+        BlasOperand described = describe(matrix);
+        return described != null && described.transpose() == NO_TRANSPOSE;
+    }
+
+    /**
+     * Row major ({@code NoTrans}) when columns are adjacent, column major ({@code Trans}) when rows
+     * are; null for any other layout (broadcast, negative or odd strides, misaligned start).
+     */
+    private static BlasOperand describe(Matrix matrix) {
+        long itemSize = matrix.dtype().byteSize();
+        long rows = matrix.rowCount(), columns = matrix.columnCount();
+        long rowStride = matrix.rowByteStride(), columnStride = matrix.columnByteStride();
+        MemorySegment pointer = matrix.segment().asSlice(matrix.byteOffset());
+        if (pointer.address() % matrix.dtype().realType().byteSize() != 0) {
+            return null;
+        }
+        if ((columns <= 1 || columnStride == itemSize) && fitsAsLeading(rowStride, itemSize, columns, rows)) {
+            return new BlasOperand(pointer, NO_TRANSPOSE, leading(rowStride, itemSize, columns, rows));
+        }
+        if ((rows <= 1 || rowStride == itemSize) && fitsAsLeading(columnStride, itemSize, rows, columns)) {
+            return new BlasOperand(pointer, TRANSPOSE, leading(columnStride, itemSize, rows, columns));
+        }
+        return null;
+    }
+
+    /** Whether the outer stride is a valid leading dimension for lines of {@code lineLength} elements. */
+    private static boolean fitsAsLeading(long outerStride, long itemSize, long lineLength, long lineCount) {
+        if (lineCount <= 1) {
+            return true;
+        }
+        return outerStride % itemSize == 0 && outerStride / itemSize >= Math.max(1, lineLength)
+                && outerStride / itemSize <= Integer.MAX_VALUE;
+    }
+
+    private static int leading(long outerStride, long itemSize, long lineLength, long lineCount) {
+        return (int) (lineCount <= 1 ? Math.max(1, lineLength) : outerStride / itemSize);
+    }
+
+    /** A row-major native copy of {@code matrix} in {@code arena}. */
+    private static Matrix contiguous(Matrix matrix, Arena arena) {
+        long itemSize = matrix.dtype().byteSize();
+        MemorySegment storage = arena.allocate(Math.max(1, matrix.rowCount() * matrix.columnCount() * itemSize), 64);
+        Matrix copy = new Matrix(matrix.dtype(), storage, 0, matrix.rowCount(), matrix.columnCount(),
+                matrix.columnCount() * itemSize, itemSize);
+        Copies.copy(matrix, copy);
+        return copy;
+    }
+}

@@ -1,0 +1,100 @@
+package org.tessera.ndarray.linalg;
+
+import java.util.Arrays;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.blas.Blas;
+import org.tessera.ndarray.blas.Gemm;
+import org.tessera.ndarray.blas.Matrix;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.dtype.Promotion;
+import org.tessera.ndarray.error.ShapeMismatchException;
+import org.tessera.ndarray.iteration.OffsetWalk;
+import org.tessera.ndarray.iteration.Operand;
+import org.tessera.ndarray.layout.Shapes;
+
+/**
+ * NumPy's {@code matmul}: the last two axes are matrices, the others are batch axes that broadcast.
+ * A 1-D first operand is a row (a 1 is prepended to its shape and removed from the result), a 1-D
+ * second operand a column (a 1 is appended and removed). Operands are cast to the promoted dtype
+ * and every batch element is one {@link Gemm} call.
+ */
+public final class Matmul {
+    private Matmul() {}
+
+    /** Results at least this large go to native memory when the provider prefers it. */
+    private static final long NATIVE_RESULT_BYTES = 1L << 20;
+
+    /** {@code a @ b} with the selected BLAS provider. */
+    public static NDArray matmul(NDArray a, NDArray b) {
+        return matmul(a, b, Blas.selected());
+    }
+
+    /** {@code a @ b} with a given provider. */
+    public static NDArray matmul(NDArray a, NDArray b, Gemm gemm) {
+        for (int operand = 0; operand < 2; operand++) {
+            if ((operand == 0 ? a : b).ndim() == 0) {
+                throw new ShapeMismatchException("matmul: Input operand " + operand
+                        + " does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+            }
+        }
+        NDArray left = a.ndim() == 1 ? a.expandDims(0) : a;
+        NDArray right = b.ndim() == 1 ? b.expandDims(1) : b;
+        long depth = left.shape(-1);
+        if (right.shape(-2) != depth) {
+            throw new ShapeMismatchException("matmul: " + Shapes.format(a.shape()) + " and " + Shapes.format(b.shape())
+                    + ": core dimension " + depth + " != " + right.shape(-2));
+        }
+        long[] leftBatch = Arrays.copyOf(left.shape(), left.ndim() - 2);
+        long[] rightBatch = Arrays.copyOf(right.shape(), right.ndim() - 2);
+        long[] batch;
+        try {
+            batch = Shapes.broadcast(leftBatch, rightBatch);
+        } catch (ShapeMismatchException mismatch) {
+            throw new ShapeMismatchException("matmul: " + Shapes.format(a.shape()) + " and " + Shapes.format(b.shape())
+                    + ": batch dimensions " + Shapes.format(leftBatch) + " and " + Shapes.format(rightBatch)
+                    + " do not broadcast");
+        }
+        DType dtype = Promotion.resultType(a.dtype(), b.dtype());
+        long rowCount = left.shape(-2);
+        long columnCount = right.shape(-1);
+        NDArray result = allocate(dtype, gemm, AxisLists.concat(batch, new long[] {rowCount, columnCount}));
+        multiplyBatches(cast(left, dtype).broadcastTo(AxisLists.concat(batch, new long[] {rowCount, depth})),
+                cast(right, dtype).broadcastTo(AxisLists.concat(batch, new long[] {depth, columnCount})), result, gemm);
+        if (a.ndim() == 1) {
+            result = result.squeeze(-2);
+        }
+        if (b.ndim() == 1) {
+            result = result.squeeze(-1);
+        }
+        return result;
+    }
+
+    /** Runs one gemm per batch index; the three arrays have the same batch shape. */
+    static void multiplyBatches(NDArray left, NDArray right, NDArray result, Gemm gemm) {
+        long[] batch = Arrays.copyOf(result.shape(), result.ndim() - 2);
+        Operand[] operands = {batchOperand(left, batch), batchOperand(right, batch), batchOperand(result, batch)};
+        OffsetWalk.forEachPosition(batch, operands, offsets ->
+                gemm.multiply(matrix(left, offsets[0]), matrix(right, offsets[1]), matrix(result, offsets[2])));
+    }
+
+    private static Operand batchOperand(NDArray array, long[] batch) {
+        return new Operand(array.dtype(), array.segment(), array.byteOffset(),
+                Arrays.copyOf(array.byteStrides(), batch.length));
+    }
+
+    /** The matrix formed by the last two axes of {@code array}, starting at {@code byteOffset}. */
+    static Matrix matrix(NDArray array, long byteOffset) {
+        return new Matrix(array.dtype(), array.segment(), byteOffset, array.shape(-2), array.shape(-1),
+                array.byteStride(-2), array.byteStride(-1));
+    }
+
+    static NDArray cast(NDArray array, DType dtype) {
+        return array.dtype() == dtype ? array : array.astype(dtype);
+    }
+
+    static NDArray allocate(DType dtype, Gemm gemm, long[] shape) {
+        boolean large = Shapes.size(shape) * dtype.byteSize() >= NATIVE_RESULT_BYTES;
+        return large && gemm.prefersNativeMemory() ? NDArray.zerosNative(dtype, shape) : NDArray.zeros(dtype, shape);
+    }
+}
