@@ -704,7 +704,7 @@ public final class NDArray {
         NDArray broadcast = value.broadcastTo(shape);
         DType from = value.dtype;
         MemorySegment sourceSegment = value.segment;
-        StridedIteration.forEachRun(shape, new Operand[] {broadcast.operand(), operand()},
+        StridedIteration.forEachRunTiled(shape, new Operand[] {broadcast.operand(), operand()},
                 (offsets, strides, count) -> Casts.copy(from, sourceSegment, offsets[0], strides[0],
                         dtype, segment, offsets[1], strides[1], count));
     }

@@ -52,7 +52,10 @@ final class Execution {
     private final BitSet spilled = new BitSet();
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    /** Signalled, one worker at a time, when the ready queue has a task for a waiting worker. */
+    private final Condition workReady = lock.newCondition();
+    /** Signalled when the computation stops (finished, failed or cancelled). */
+    private final Condition stopped = lock.newCondition();
     private final IntHeap ready = new IntHeap();
     private int finished;
     private boolean stopping;
@@ -178,12 +181,11 @@ final class Execution {
         lock.lock();
         try {
             while (!stopping) {
-                changed.await();
+                stopped.await();
             }
             return false;
         } catch (InterruptedException interrupt) {
-            stopping = true;
-            changed.signalAll();
+            signalStop();
             return true;
         } finally {
             lock.unlock();
@@ -207,14 +209,26 @@ final class Execution {
         }
     }
 
+    /**
+     * A worker's loop. Completing a task and taking the next one happen in one critical section, and
+     * a worker wakes one other worker only when it leaves tasks in the queue, so a graph of many tiny
+     * tasks costs one lock round per task rather than two plus a wake-up of every worker.
+     */
     private void work(int worker) {
+        int number = -1;
+        Object result = null;
+        boolean hasResult = false;
         while (true) {
-            int number = -1;
             Object[] values;
             lock.lock();
             try {
+                if (hasResult) {
+                    hasResult = false;
+                    complete(number, result);
+                    result = null;
+                }
                 while (ready.isEmpty() && !stopping) {
-                    changed.await();
+                    workReady.await();
                 }
                 if (stopping) {
                     return;
@@ -222,6 +236,9 @@ final class Execution {
                 number = ready.poll();
                 started[number] = true;
                 values = claimInputs(number);
+                if (!ready.isEmpty()) {
+                    workReady.signal();
+                }
             } catch (InterruptedException interrupt) {
                 return;
             } catch (RuntimeException spillFailure) {
@@ -232,7 +249,6 @@ final class Execution {
             }
             Key key = keys[number];
             callbacks.forEach(callback -> callback.beforeTask(key, worker));
-            Object result;
             try {
                 result = tasks[number].evaluate(lookup(number, values));
             } catch (Throwable thrown) {
@@ -246,15 +262,7 @@ final class Execution {
                 return;
             }
             callbacks.forEach(callback -> callback.afterTask(key, worker, null));
-            lock.lock();
-            try {
-                complete(number, result);
-            } catch (RuntimeException spillFailure) {
-                stopWith(number, spillFailure);
-                return;
-            } finally {
-                lock.unlock();
-            }
+            hasResult = true;
         }
     }
 
@@ -264,8 +272,14 @@ final class Execution {
             failure = thrown;
             failedTask = Math.max(number, 0);
         }
+        signalStop();
+    }
+
+    /** Under the lock: ends the computation and wakes every waiting worker and the caller. */
+    private void signalStop() {
         stopping = true;
-        changed.signalAll();
+        workReady.signalAll();
+        stopped.signalAll();
     }
 
     private Function<Key, Object> lookup(int number, Object[] values) {
@@ -347,9 +361,8 @@ final class Execution {
             spillUntil(target());
         }
         if (finished == keys.length) {
-            stopping = true;
+            signalStop();
         }
-        changed.signalAll();
     }
 
     private void release(int number) {

@@ -65,6 +65,93 @@ public final class StridedIteration {
     }
 
     /**
+     * Rows and columns of one tile of {@link #forEachRunTiled}. A transposed operand's run of 512
+     * elements touches 512 cache lines (32 KiB), reused by the next seven rows; shorter runs cost more
+     * in per-run overhead than they gain in locality (measured on N3: 64 gave 0.74 s, 512 gave 0.30 s).
+     */
+    static final int TILE = 512;
+
+    /**
+     * Visits every element exactly once, like {@link #forEachRun}, but not necessarily in C order:
+     * when an operand steps through the last two axes in the opposite order of the others (a
+     * transposed operand), the last two axes are walked in square tiles so that every operand's
+     * cache lines are reused while they are still in cache. For loops whose result does not depend
+     * on the visiting order (elementwise kernels over non-overlapping outputs, copies).
+     */
+    public static void forEachRunTiled(long[] shape, Operand[] operands, InnerLoop loop) {
+        for (long length : shape) {
+            if (length == 0) {
+                return;
+            }
+        }
+        long[][] coalesced = coalesce(shape, operands);
+        long[] lengths = coalesced[0];
+        int ndim = lengths.length;
+        if (ndim < 2 || lengths[ndim - 1] <= TILE || !crossesInnerAxes(coalesced, operands.length)) {
+            forEachRun(shape, operands, loop);
+            return;
+        }
+        int operandCount = operands.length;
+        long[] innerStrides = new long[operandCount];
+        long[] rowStrides = new long[operandCount];
+        long[] outerOffsets = new long[operandCount];
+        for (int i = 0; i < operandCount; i++) {
+            innerStrides[i] = coalesced[1 + i][ndim - 1];
+            rowStrides[i] = coalesced[1 + i][ndim - 2];
+            outerOffsets[i] = operands[i].byteOffset();
+        }
+        long rows = lengths[ndim - 2];
+        long columns = lengths[ndim - 1];
+        long[] counter = new long[ndim - 2];
+        long[] runOffsets = new long[operandCount];
+        while (true) {
+            for (long rowStart = 0; rowStart < rows; rowStart += TILE) {
+                long rowEnd = Math.min(rows, rowStart + TILE);
+                for (long columnStart = 0; columnStart < columns; columnStart += TILE) {
+                    long count = Math.min(TILE, columns - columnStart);
+                    for (long row = rowStart; row < rowEnd; row++) {
+                        for (int i = 0; i < operandCount; i++) {
+                            runOffsets[i] = outerOffsets[i] + row * rowStrides[i] + columnStart * innerStrides[i];
+                        }
+                        loop.run(runOffsets, innerStrides, count);
+                    }
+                }
+            }
+            int axis = ndim - 3;
+            while (axis >= 0) {
+                counter[axis]++;
+                for (int i = 0; i < operandCount; i++) {
+                    outerOffsets[i] += coalesced[1 + i][axis];
+                }
+                if (counter[axis] < lengths[axis]) {
+                    break;
+                }
+                for (int i = 0; i < operandCount; i++) {
+                    outerOffsets[i] -= coalesced[1 + i][axis] * lengths[axis];
+                }
+                counter[axis] = 0;
+                axis--;
+            }
+            if (axis < 0) {
+                return;
+            }
+        }
+    }
+
+    /** Whether some operand steps through the second-to-last axis in smaller steps than through the last. */
+    private static boolean crossesInnerAxes(long[][] coalesced, int operandCount) {
+        int ndim = coalesced[0].length;
+        for (int i = 0; i < operandCount; i++) {
+            long inner = Math.abs(coalesced[1 + i][ndim - 1]);
+            long row = Math.abs(coalesced[1 + i][ndim - 2]);
+            if (row != 0 && row < inner) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Returns {lengths, strides of operand 0, strides of operand 1, ...} after dropping axes of
      * length 1 and merging axis pairs that every operand steps through contiguously.
      */

@@ -48,7 +48,8 @@ final class Elementwise {
             segments[i] = operands[i].segment();
         }
         BlockBuffers buffers = new BlockBuffers(loop, actual, (int) Math.min(BLOCK, Math.max(1, Shapes.size(shape))));
-        StridedIteration.forEachRun(shape, operands, (offsets, strides, count) -> {
+        // Inputs that overlap an output were copied by Ufunc, so any visiting order gives the same result.
+        StridedIteration.forEachRunTiled(shape, operands, (offsets, strides, count) -> {
             for (long start = 0; start < count; start += BLOCK) {
                 int blockCount = (int) Math.min(BLOCK, count - start);
                 buffers.compute(segments, offsets, strides, start, blockCount, where != null);

@@ -31,6 +31,8 @@ public final class Ufuncs {
             .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.ADD))
             .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::add))
             .contiguous(DType.FLOAT64, ContiguousLoops::addFloat64)
+            .contiguous(DType.INT32, ContiguousLoops::addInt32)
+            .contiguous(DType.INT64, ContiguousLoops::addInt64)
             .build();
 
     public static final Ufunc SUBTRACT = Ufunc.builder("subtract", 2, 1).rejectsBool()
@@ -38,6 +40,8 @@ public final class Ufuncs {
             .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.SUBTRACT))
             .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::subtract))
             .contiguous(DType.FLOAT64, ContiguousLoops::subtractFloat64)
+            .contiguous(DType.INT32, ContiguousLoops::subtractInt32)
+            .contiguous(DType.INT64, ContiguousLoops::subtractInt64)
             .build();
 
     public static final Ufunc MULTIPLY = Ufunc.builder("multiply", 2, 1).identity(1L)
@@ -46,6 +50,8 @@ public final class Ufuncs {
             .each(FLOATS, dtype -> new Kernel.DoubleArithmetic(Arithmetic.MULTIPLY))
             .each(COMPLEX, dtype -> new Kernel.ComplexBinary(ComplexMath::multiply))
             .contiguous(DType.FLOAT64, ContiguousLoops::multiplyFloat64)
+            .contiguous(DType.INT32, ContiguousLoops::multiplyInt32)
+            .contiguous(DType.INT64, ContiguousLoops::multiplyInt64)
             .build();
 
     public static final Ufunc TRUE_DIVIDE = Ufunc.builder("true_divide", 2, 1).integerInputsAs(DType.FLOAT64)

@@ -66,4 +66,41 @@ class StridedIterationTest {
         assertEquals(1, runs.size());
         assertArrayEquals(new long[] {40, -8, 6}, runs.getFirst());
     }
+
+    /** Tiles must cover the iteration space exactly once, whatever the edges; checked element by element. */
+    @Test
+    void tiledRunsVisitEveryElementOnceWhenAnOperandIsTransposed() {
+        long planes = 2, rows = StridedIteration.TILE + 37, columns = 2 * StridedIteration.TILE + 5;
+        long elements = planes * rows * columns;
+        MemorySegment storage = MemorySegment.ofArray(new long[(int) elements]);
+        Operand rowMajor = new Operand(DType.FLOAT64, storage, 0, new long[] {rows * columns * 8, columns * 8, 8});
+        Operand columnMajor = new Operand(DType.FLOAT64, storage, 0, new long[] {rows * columns * 8, 8, rows * 8});
+        int[] visits = new int[(int) elements];
+        int[] runCount = {0};
+        StridedIteration.forEachRunTiled(new long[] {planes, rows, columns}, new Operand[] {rowMajor, columnMajor}, (offsets, strides, count) -> {
+            runCount[0]++;
+            for (long k = 0; k < count; k++) {
+                long rowMajorElement = (offsets[0] + k * strides[0]) / 8;
+                long columnMajorElement = (offsets[1] + k * strides[1]) / 8;
+                long plane = rowMajorElement / (rows * columns);
+                long row = rowMajorElement / columns % rows;
+                long column = rowMajorElement % columns;
+                assertEquals(plane * rows * columns + column * rows + row, columnMajorElement, "both operands at the same (plane, row, column)");
+                visits[(int) rowMajorElement]++;
+            }
+        });
+        for (int element = 0; element < visits.length; element++) {
+            assertEquals(1, visits[element], "visits of element " + element);
+        }
+        assertEquals(planes * rows * 3, runCount[0], "runs of at most one tile width");
+    }
+
+    @Test
+    void tiledRunsFallBackToCOrderWhenNoOperandIsTransposed() {
+        Operand[] operands = {operand(0, 40, 8), operand(8, 40, 8)};
+        List<long[]> tiled = new ArrayList<>();
+        StridedIteration.forEachRunTiled(new long[] {4, 5}, operands, (offsets, strides, count) -> tiled.add(new long[] {offsets[0], offsets[1], count}));
+        assertEquals(1, tiled.size());
+        assertArrayEquals(new long[] {0, 8, 20}, tiled.getFirst());
+    }
 }
