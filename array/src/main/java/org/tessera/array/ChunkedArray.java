@@ -3,15 +3,29 @@ package org.tessera.array;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 
+import org.tessera.array.blockwise.Cast;
+import org.tessera.array.blockwise.Elementwise;
+import org.tessera.array.blockwise.Selection;
+import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.rechunk.Rechunk;
+import org.tessera.array.render.ChunkSvg;
+import org.tessera.array.reduction.ChunkedStatistics;
+import org.tessera.array.reduction.ChunkedStatistics.Request;
+import org.tessera.array.reshape.Transpose;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
+import org.tessera.graph.TaskFunction;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.layer.BlockwiseArgument;
+import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.graph.optimize.Optimization;
@@ -19,6 +33,8 @@ import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.ufunc.Ufunc;
+import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
  * A large array as a grid of NDArray blocks, each the result of a task: Dask's array model. It is
@@ -213,6 +229,71 @@ public final class ChunkedArray {
         return keys.stream().map(key -> (NDArray) blocks.get(key)).toList();
     }
 
+    /**
+     * This array with every unknown block length ({@link Chunks#UNKNOWN}, as after a boolean mask)
+     * found by computing the blocks, as Dask's {@code compute_chunk_sizes}: each block is computed
+     * once and only its shape is kept, so no more than the running tasks' blocks are held. The
+     * result has the same graph and name (its blocks are computed again when its values are
+     * needed); this array itself when its chunks are known.
+     *
+     * @throws IllegalStateException when blocks in the same row of the block grid disagree on a length
+     */
+    public ChunkedArray computeChunkSizes() {
+        return computeChunkSizes(defaultScheduler);
+    }
+
+    public ChunkedArray computeChunkSizes(Scheduler scheduler) {
+        if (chunks.isKnown()) {
+            return this;
+        }
+        StringBuilder letters = new StringBuilder();
+        Map<Character, Integer> blockCounts = new java.util.HashMap<>();
+        for (int axis = 0; axis < ndim(); axis++) {
+            char letter = (char) (axis < 26 ? 'a' + axis : 'A' + axis - 26);
+            letters.append(letter);
+            blockCounts.put(letter, chunks.blockCount(axis));
+        }
+        String shapesName = Tokens.name("chunk-shapes", name);
+        // A local copy, so that the task function captures a string rather than this (unserialisable) array.
+        String arrayName = name;
+        TaskFunction blockShape = TaskFunction.named("chunk-shape", arguments -> {
+            if (!(arguments.getFirst() instanceof NDArray block)) {
+                throw new IllegalStateException("a block of " + arrayName + " computed to " + arguments.getFirst() + ", not an NDArray");
+            }
+            return block.shape();
+        });
+        BlockwiseLayer shapesLayer = new BlockwiseLayer(shapesName, letters.toString(), blockShape,
+                List.of(BlockwiseArgument.blocks(name, letters.toString(), numBlocks())), blockCounts, null);
+        List<Key> shapeKeys = new ArrayList<>((int) chunks.totalBlocks());
+        BlockGrid.forEach(numBlocks(), index -> shapeKeys.add(Key.of(shapesName, index)));
+        Map<Key, Object> shapes = scheduler.compute(Optimization.optimize(graph.with(shapesLayer, java.util.Set.of(name)), shapeKeys), shapeKeys);
+
+        long[][] lengths = new long[ndim()][];
+        for (int axis = 0; axis < ndim(); axis++) {
+            lengths[axis] = chunks.axis(axis);
+        }
+        BlockGrid.forEach(numBlocks(), index -> {
+            long[] shape = (long[]) shapes.get(Key.of(shapesName, index));
+            for (int axis = 0; axis < index.length; axis++) {
+                long expected = lengths[axis][index[axis]];
+                if (expected == Chunks.UNKNOWN) {
+                    lengths[axis][index[axis]] = shape[axis];
+                } else if (expected != shape[axis]) {
+                    String source = chunks.length(axis, index[axis]) == Chunks.UNKNOWN ? "another block at block position " + index[axis] + " of axis " + axis + " has"
+                            : "the chunks " + chunks + " say";
+                    throw new IllegalStateException("block " + Key.of(name, index) + " has shape " + Arrays.toString(shape) + " but " + source
+                            + " length " + expected + " on axis " + axis);
+                }
+            }
+        });
+        return new ChunkedArray(graph, name, Chunks.of(lengths), meta);
+    }
+
+    /** The chunk grid drawn as a standalone SVG document, as a notebook shows an array (see {@link ChunkSvg}). */
+    public String toSvg() {
+        return ChunkSvg.render(chunks);
+    }
+
     private NDArray assemble(Map<Key, Object> blocks) {
         long[] shape = chunks.requireKnownShape("compute");
         if (chunks.totalBlocks() == 1) {
@@ -245,6 +326,214 @@ public final class ChunkedArray {
         }
         return block;
     }
+
+    // ---------------------------------------------------------------- fluent API
+    // NumPy's and Dask's array methods. Each is one call into its operation package: the behaviour
+    // lives and is tested there, and this class stays the model.
+    // Operands of binary methods are ChunkedArrays, NDArrays (one block) or Java numbers, which stay
+    // weak scalars (NEP 50): x.add(1) keeps x's dtype.
+
+    /** {@code ufunc(this, others...)}. */
+    public ChunkedArray apply(Ufunc ufunc, Object... others) {
+        return Elementwise.apply(ufunc, Stream.concat(Stream.of(this), Arrays.stream(others)).toArray());
+    }
+
+    public ChunkedArray add(Object other) { return Elementwise.apply(Ufuncs.ADD, this, other); }
+
+    public ChunkedArray subtract(Object other) { return Elementwise.apply(Ufuncs.SUBTRACT, this, other); }
+
+    public ChunkedArray multiply(Object other) { return Elementwise.apply(Ufuncs.MULTIPLY, this, other); }
+
+    /** True division, as Python's {@code /}: integer inputs give float64. */
+    public ChunkedArray divide(Object other) { return Elementwise.apply(Ufuncs.TRUE_DIVIDE, this, other); }
+
+    public ChunkedArray floorDivide(Object other) { return Elementwise.apply(Ufuncs.FLOOR_DIVIDE, this, other); }
+
+    /** Python's {@code %}: the result has the sign of the divisor. */
+    public ChunkedArray remainder(Object other) { return Elementwise.apply(Ufuncs.REMAINDER, this, other); }
+
+    public ChunkedArray power(Object other) { return Elementwise.apply(Ufuncs.POWER, this, other); }
+
+    public ChunkedArray negative() { return Elementwise.apply(Ufuncs.NEGATIVE, this); }
+
+    public ChunkedArray abs() { return Elementwise.apply(Ufuncs.ABSOLUTE, this); }
+
+    public ChunkedArray equal(Object other) { return Elementwise.apply(Ufuncs.EQUAL, this, other); }
+
+    public ChunkedArray notEqual(Object other) { return Elementwise.apply(Ufuncs.NOT_EQUAL, this, other); }
+
+    public ChunkedArray less(Object other) { return Elementwise.apply(Ufuncs.LESS, this, other); }
+
+    public ChunkedArray lessEqual(Object other) { return Elementwise.apply(Ufuncs.LESS_EQUAL, this, other); }
+
+    public ChunkedArray greater(Object other) { return Elementwise.apply(Ufuncs.GREATER, this, other); }
+
+    public ChunkedArray greaterEqual(Object other) { return Elementwise.apply(Ufuncs.GREATER_EQUAL, this, other); }
+
+    /** A blockwise cast (unsafe, as NumPy's astype); this array itself when it already has {@code dtype}. */
+    public ChunkedArray astype(DType dtype) { return Cast.astype(this, dtype); }
+
+    /** Values limited to {@code [min, max]}; one bound may be null (NumPy's None). */
+    public ChunkedArray clip(Object min, Object max) { return Selection.clip(this, min, max); }
+
+    /** {@code x} where {@code condition} is true, else {@code y}; at least one operand must be a ChunkedArray. */
+    public static ChunkedArray where(Object condition, Object x, Object y) { return Selection.where(condition, x, y); }
+
+    // Reductions: no argument reduces every axis, axes count from the end when negative, an empty
+    // axes array reduces none (NumPy's axis=()), and a Request also sets keepdims, dtype and splitEvery.
+
+    public ChunkedArray sum() { return ChunkedStatistics.sum(this, Request.all()); }
+
+    public ChunkedArray sum(int... axes) { return ChunkedStatistics.sum(this, Request.axes(axes)); }
+
+    public ChunkedArray sum(Request request) { return ChunkedStatistics.sum(this, request); }
+
+    public ChunkedArray prod() { return ChunkedStatistics.prod(this, Request.all()); }
+
+    public ChunkedArray prod(int... axes) { return ChunkedStatistics.prod(this, Request.axes(axes)); }
+
+    public ChunkedArray prod(Request request) { return ChunkedStatistics.prod(this, request); }
+
+    public ChunkedArray min() { return ChunkedStatistics.min(this, Request.all()); }
+
+    public ChunkedArray min(int... axes) { return ChunkedStatistics.min(this, Request.axes(axes)); }
+
+    public ChunkedArray min(Request request) { return ChunkedStatistics.min(this, request); }
+
+    public ChunkedArray max() { return ChunkedStatistics.max(this, Request.all()); }
+
+    public ChunkedArray max(int... axes) { return ChunkedStatistics.max(this, Request.axes(axes)); }
+
+    public ChunkedArray max(Request request) { return ChunkedStatistics.max(this, request); }
+
+    public ChunkedArray mean() { return ChunkedStatistics.mean(this, Request.all()); }
+
+    public ChunkedArray mean(int... axes) { return ChunkedStatistics.mean(this, Request.axes(axes)); }
+
+    public ChunkedArray mean(Request request) { return ChunkedStatistics.mean(this, request); }
+
+    public ChunkedArray any() { return ChunkedStatistics.any(this, Request.all()); }
+
+    public ChunkedArray any(int... axes) { return ChunkedStatistics.any(this, Request.axes(axes)); }
+
+    public ChunkedArray any(Request request) { return ChunkedStatistics.any(this, request); }
+
+    public ChunkedArray all() { return ChunkedStatistics.all(this, Request.all()); }
+
+    public ChunkedArray all(int... axes) { return ChunkedStatistics.all(this, Request.axes(axes)); }
+
+    public ChunkedArray all(Request request) { return ChunkedStatistics.all(this, request); }
+
+    public ChunkedArray countNonzero() { return ChunkedStatistics.countNonzero(this, Request.all()); }
+
+    public ChunkedArray countNonzero(int... axes) { return ChunkedStatistics.countNonzero(this, Request.axes(axes)); }
+
+    public ChunkedArray countNonzero(Request request) { return ChunkedStatistics.countNonzero(this, request); }
+
+    public ChunkedArray nansum() { return ChunkedStatistics.nansum(this, Request.all()); }
+
+    public ChunkedArray nansum(int... axes) { return ChunkedStatistics.nansum(this, Request.axes(axes)); }
+
+    public ChunkedArray nansum(Request request) { return ChunkedStatistics.nansum(this, request); }
+
+    public ChunkedArray nanmean() { return ChunkedStatistics.nanmean(this, Request.all()); }
+
+    public ChunkedArray nanmean(int... axes) { return ChunkedStatistics.nanmean(this, Request.axes(axes)); }
+
+    public ChunkedArray nanmean(Request request) { return ChunkedStatistics.nanmean(this, request); }
+
+    public ChunkedArray nanmax() { return ChunkedStatistics.nanmax(this, Request.all()); }
+
+    public ChunkedArray nanmax(int... axes) { return ChunkedStatistics.nanmax(this, Request.axes(axes)); }
+
+    public ChunkedArray nanmax(Request request) { return ChunkedStatistics.nanmax(this, request); }
+
+    public ChunkedArray nanmin() { return ChunkedStatistics.nanmin(this, Request.all()); }
+
+    public ChunkedArray nanmin(int... axes) { return ChunkedStatistics.nanmin(this, Request.axes(axes)); }
+
+    public ChunkedArray nanmin(Request request) { return ChunkedStatistics.nanmin(this, request); }
+
+    // var and std divide by (n - ddof): ddof 0 is NumPy's default, 1 the unbiased sample estimate.
+
+    public ChunkedArray var() { return ChunkedStatistics.var(this, Request.all(), 0); }
+
+    public ChunkedArray var(long ddof) { return ChunkedStatistics.var(this, Request.all(), ddof); }
+
+    public ChunkedArray var(long ddof, int... axes) { return ChunkedStatistics.var(this, Request.axes(axes), ddof); }
+
+    public ChunkedArray var(Request request, long ddof) { return ChunkedStatistics.var(this, request, ddof); }
+
+    public ChunkedArray std() { return ChunkedStatistics.std(this, Request.all(), 0); }
+
+    public ChunkedArray std(long ddof) { return ChunkedStatistics.std(this, Request.all(), ddof); }
+
+    public ChunkedArray std(long ddof, int... axes) { return ChunkedStatistics.std(this, Request.axes(axes), ddof); }
+
+    public ChunkedArray std(Request request, long ddof) { return ChunkedStatistics.std(this, request, ddof); }
+
+    public ChunkedArray nanvar() { return ChunkedStatistics.nanvar(this, Request.all(), 0); }
+
+    public ChunkedArray nanvar(long ddof) { return ChunkedStatistics.nanvar(this, Request.all(), ddof); }
+
+    public ChunkedArray nanvar(long ddof, int... axes) { return ChunkedStatistics.nanvar(this, Request.axes(axes), ddof); }
+
+    public ChunkedArray nanvar(Request request, long ddof) { return ChunkedStatistics.nanvar(this, request, ddof); }
+
+    public ChunkedArray nanstd() { return ChunkedStatistics.nanstd(this, Request.all(), 0); }
+
+    public ChunkedArray nanstd(long ddof) { return ChunkedStatistics.nanstd(this, Request.all(), ddof); }
+
+    public ChunkedArray nanstd(long ddof, int... axes) { return ChunkedStatistics.nanstd(this, Request.axes(axes), ddof); }
+
+    public ChunkedArray nanstd(Request request, long ddof) { return ChunkedStatistics.nanstd(this, request, ddof); }
+
+    /** The flat C-order position of the first largest element. */
+    public ChunkedArray argmax() { return ChunkedStatistics.argmax(this, null, false); }
+
+    public ChunkedArray argmax(int axis) { return ChunkedStatistics.argmax(this, axis, false); }
+
+    /** The flat C-order position of the first smallest element. */
+    public ChunkedArray argmin() { return ChunkedStatistics.argmin(this, null, false); }
+
+    public ChunkedArray argmin(int axis) { return ChunkedStatistics.argmin(this, axis, false); }
+
+    /** The running sum of the flattened array. */
+    public ChunkedArray cumsum() { return ChunkedStatistics.cumsum(this, null, null); }
+
+    public ChunkedArray cumsum(int axis) { return ChunkedStatistics.cumsum(this, axis, null); }
+
+    /** The running product of the flattened array. */
+    public ChunkedArray cumprod() { return ChunkedStatistics.cumprod(this, null, null); }
+
+    public ChunkedArray cumprod(int axis) { return ChunkedStatistics.cumprod(this, axis, null); }
+
+    // Shape and blocks.
+
+    /** The axes reversed; block (i, j) of the result is block (j, i) of this array, transposed. */
+    public ChunkedArray transpose() { return Transpose.transpose(this); }
+
+    /** Output axis k is axis {@code axes[k]} of this array (negative axes count from the end). */
+    public ChunkedArray transpose(int... axes) { return Transpose.transpose(this, axes); }
+
+    /** NumPy's {@code x.T}: the axes reversed. */
+    public ChunkedArray T() { return Transpose.transpose(this); }
+
+    /** The same values in blocks given in any form Dask's rechunk accepts; this array when they are unchanged. */
+    public ChunkedArray rechunk(ChunkSpec spec) { return Rechunk.rechunk(this, spec); }
+
+    public ChunkedArray rechunk(Chunks target) { return Rechunk.rechunk(this, target); }
+
+    /**
+     * Dask's {@code x.blocks[i, j]}: block {@code index} (negative positions count from the end of
+     * the grid) as a one-block array whose one task refers to the block's key; nothing is computed.
+     */
+    public ChunkedArray block(int... index) { return BlockAccess.single(this, index); }
+
+    /** The blocks in C order of the block grid, each computed by the default scheduler when next() asks for it. */
+    public Iterator<NDArray> iterateBlocks() { return BlockAccess.iterator(this, defaultScheduler); }
+
+    public Iterator<NDArray> iterateBlocks(Scheduler scheduler) { return BlockAccess.iterator(this, scheduler); }
 
     /**
      * Dask's repr: {@code ChunkedArray<name, shape=(20000, 20000), dtype=float64,

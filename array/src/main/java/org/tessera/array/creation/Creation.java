@@ -13,7 +13,12 @@ import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
-/** Arrays made from nothing but their parameters, or read from a source region by region. */
+/**
+ * Arrays made from nothing but their parameters, or read from a source region by region. Every
+ * function has an overload with a trailing {@code like} argument (NumPy's {@code like=}, see
+ * {@link LikeArrays}); the {@code ...Like} functions take shape, chunks and block type from a chunked
+ * array. Negative lengths are refused with an IllegalArgumentException naming the shape.
+ */
 public final class Creation {
     private Creation() {
     }
@@ -26,10 +31,122 @@ public final class Creation {
                 (index, shape, start) -> source.read(start, shape));
     }
 
+    /** {@link #fromSource(RegionSource, ChunkSpec)} in the array family of {@code like} (see {@link LikeArrays}). */
+    public static ChunkedArray fromSource(RegionSource source, ChunkSpec spec, Object like) {
+        return LikeArrays.inFamilyOf(fromSource(source, spec), like);
+    }
+
+    /**
+     * An in-memory array in blocks, as Dask's {@code asarray}: each block is a view of its region, so
+     * nothing is copied until a block is computed, and later writes to {@code array} are seen.
+     */
+    public static ChunkedArray asarray(NDArray array, ChunkSpec spec) {
+        return fromSource(RegionSource.of(array), spec);
+    }
+
+    public static ChunkedArray asarray(NDArray array, ChunkSpec spec, Object like) {
+        return LikeArrays.inFamilyOf(asarray(array, spec), like);
+    }
+
+    public static ChunkedArray zeros(long[] shape, DType dtype, ChunkSpec spec) {
+        return filled("zeros", shape, 0, dtype, spec);
+    }
+
+    public static ChunkedArray zeros(long[] shape, DType dtype, ChunkSpec spec, Object like) {
+        return LikeArrays.inFamilyOf(zeros(shape, dtype, spec), like);
+    }
+
+    public static ChunkedArray ones(long[] shape, DType dtype, ChunkSpec spec) {
+        return filled("ones", shape, 1, dtype, spec);
+    }
+
+    public static ChunkedArray ones(long[] shape, DType dtype, ChunkSpec spec, Object like) {
+        return LikeArrays.inFamilyOf(ones(shape, dtype, spec), like);
+    }
+
+    /**
+     * An array whose values the caller must not rely on, as NumPy's {@code empty}. Its blocks are
+     * zeros: allocating a block clears it anyway, so garbage would cost as much and help no one.
+     */
+    public static ChunkedArray empty(long[] shape, DType dtype, ChunkSpec spec) {
+        return filled("empty", shape, 0, dtype, spec);
+    }
+
+    public static ChunkedArray empty(long[] shape, DType dtype, ChunkSpec spec, Object like) {
+        return LikeArrays.inFamilyOf(empty(shape, dtype, spec), like);
+    }
+
     public static ChunkedArray full(long[] shape, double value, DType dtype, ChunkSpec spec) {
-        Chunks chunks = ChunkNormalization.normalize(spec, shape, dtype);
-        return CreationLayer.create(Tokens.name("full", shape, value, dtype.numpyName(), chunks), chunks, ChunkedArray.metaOf(dtype, shape.length), "full",
-                (index, blockShape, start) -> NDArrays.full(dtype, value, blockShape));
+        return filled("full", shape, value, dtype, spec);
+    }
+
+    public static ChunkedArray full(long[] shape, double value, DType dtype, ChunkSpec spec, Object like) {
+        return LikeArrays.inFamilyOf(full(shape, value, dtype, spec), like);
+    }
+
+    /** Zeros with the shape, chunks, dtype and block type of {@code like}. */
+    public static ChunkedArray zerosLike(ChunkedArray like) {
+        return zerosLike(like, like.dtype());
+    }
+
+    /** Zeros of {@code dtype} with the shape, chunks and block type of {@code like}. */
+    public static ChunkedArray zerosLike(ChunkedArray like, DType dtype) {
+        return filledLike("zeros", like, 0, dtype);
+    }
+
+    public static ChunkedArray onesLike(ChunkedArray like) {
+        return onesLike(like, like.dtype());
+    }
+
+    public static ChunkedArray onesLike(ChunkedArray like, DType dtype) {
+        return filledLike("ones", like, 1, dtype);
+    }
+
+    /** As {@link #empty}: the values are zeros but must not be relied on. */
+    public static ChunkedArray emptyLike(ChunkedArray like) {
+        return emptyLike(like, like.dtype());
+    }
+
+    public static ChunkedArray emptyLike(ChunkedArray like, DType dtype) {
+        return filledLike("empty", like, 0, dtype);
+    }
+
+    public static ChunkedArray fullLike(ChunkedArray like, double value) {
+        return fullLike(like, value, like.dtype());
+    }
+
+    public static ChunkedArray fullLike(ChunkedArray like, double value, DType dtype) {
+        return filledLike("full", like, value, dtype);
+    }
+
+    private static ChunkedArray filled(String label, long[] shape, double value, DType dtype, ChunkSpec spec) {
+        Chunks chunks = ChunkNormalization.normalize(spec, requireDimensions(label, shape), dtype);
+        return filled(label, chunks, value, dtype);
+    }
+
+    private static ChunkedArray filledLike(String label, ChunkedArray like, double value, DType dtype) {
+        like.chunks().requireKnownShape(label + "Like");
+        return LikeArrays.inFamilyOf(filled(label, like.chunks(), value, dtype), like);
+    }
+
+    private static ChunkedArray filled(String label, Chunks chunks, double value, DType dtype) {
+        // Raw bits, so that -0.0 still fills (a float block of zeros holds +0.0).
+        boolean zero = Double.doubleToRawLongBits(value) == 0;
+        return CreationLayer.create(Tokens.name(label, value, dtype.numpyName(), chunks), chunks, ChunkedArray.metaOf(dtype, chunks.ndim()), label,
+                (index, blockShape, start) -> zero ? NDArray.zeros(dtype, blockShape) : NDArrays.full(dtype, value, blockShape));
+    }
+
+    /**
+     * {@code shape} if no length is negative, else an IllegalArgumentException in NumPy's words that
+     * names the operation and the shape.
+     */
+    static long[] requireDimensions(String operation, long... shape) {
+        for (long length : shape) {
+            if (length < 0) {
+                throw new IllegalArgumentException(operation + ": negative dimensions are not allowed, got shape " + java.util.Arrays.toString(shape));
+            }
+        }
+        return shape.clone();
     }
 
     /** {@code start, start + step, ...} below {@code stop}, as NumPy's arange with float steps. */
@@ -44,8 +161,19 @@ public final class Creation {
                 (index, blockShape, blockStart) -> positions(blockStart[0], blockShape[0], start, step).astype(dtype));
     }
 
+    public static ChunkedArray arange(double start, double stop, double step, DType dtype, ChunkSpec spec, Object like) {
+        return LikeArrays.inFamilyOf(arange(start, stop, step, dtype, spec), like);
+    }
+
     /** {@code count} values from {@code start} to {@code stop}, as NumPy's linspace (endpoint included). */
+    public static ChunkedArray linspace(double start, double stop, long count, ChunkSpec spec, Object like) {
+        return LikeArrays.inFamilyOf(linspace(start, stop, count, spec), like);
+    }
+
     public static ChunkedArray linspace(double start, double stop, long count, ChunkSpec spec) {
+        if (count < 0) {
+            throw new IllegalArgumentException("linspace: the number of samples must be non-negative, got " + count);
+        }
         long[] shape = {count};
         Chunks chunks = ChunkNormalization.normalize(spec, shape, DType.FLOAT64);
         double step = count > 1 ? (stop - start) / (count - 1) : 0;
@@ -66,8 +194,12 @@ public final class Creation {
     }
 
     /** Ones on the k-th diagonal of a rows x columns array. */
+    public static ChunkedArray eye(long rows, long columns, long k, DType dtype, ChunkSpec spec, Object like) {
+        return LikeArrays.inFamilyOf(eye(rows, columns, k, dtype, spec), like);
+    }
+
     public static ChunkedArray eye(long rows, long columns, long k, DType dtype, ChunkSpec spec) {
-        long[] shape = {rows, columns};
+        long[] shape = requireDimensions("eye", rows, columns);
         Chunks chunks = ChunkNormalization.normalize(spec, shape, dtype);
         return CreationLayer.create(Tokens.name("eye", rows, columns, k, dtype.numpyName(), chunks), chunks, ChunkedArray.metaOf(dtype, 2), "eye",
                 (index, blockShape, start) -> {
@@ -84,9 +216,13 @@ public final class Creation {
 
     /** Blocks computed by {@code maker} from their index, shape and start. */
     public static ChunkedArray fromFunction(BlockMaker maker, long[] shape, DType dtype, ChunkSpec spec, String label) {
-        Chunks chunks = ChunkNormalization.normalize(spec, shape, dtype);
+        Chunks chunks = ChunkNormalization.normalize(spec, requireDimensions(label, shape), dtype);
         return CreationLayer.create(Tokens.name(label, maker.getClass().getName(), shape, dtype.numpyName(), chunks), chunks,
                 ChunkedArray.metaOf(dtype, shape.length), label, maker);
+    }
+
+    public static ChunkedArray fromFunction(BlockMaker maker, long[] shape, DType dtype, ChunkSpec spec, String label, Object like) {
+        return LikeArrays.inFamilyOf(fromFunction(maker, shape, dtype, spec, label), like);
     }
 
     /** Which distribution a random array draws from. */
@@ -97,7 +233,7 @@ public final class Creation {
      * values do not depend on the scheduler, the thread count or the order blocks run in.
      */
     public static ChunkedArray random(long seed, Distribution distribution, long[] shape, ChunkSpec spec) {
-        Chunks chunks = ChunkNormalization.normalize(spec, shape, DType.FLOAT64);
+        Chunks chunks = ChunkNormalization.normalize(spec, requireDimensions("random", shape), DType.FLOAT64);
         int[] counts = chunks.blockCounts();
         return CreationLayer.create(Tokens.name("random-" + distribution.name().toLowerCase(java.util.Locale.ROOT), seed, shape, chunks), chunks,
                 ChunkedArray.metaOf(DType.FLOAT64, shape.length), "random", (index, blockShape, start) -> {
@@ -119,7 +255,7 @@ public final class Creation {
         if (high <= low) {
             throw new IllegalArgumentException("random integers: low " + low + " must be below high " + high);
         }
-        Chunks chunks = ChunkNormalization.normalize(spec, shape, DType.INT64);
+        Chunks chunks = ChunkNormalization.normalize(spec, requireDimensions("random integers", shape), DType.INT64);
         int[] counts = chunks.blockCounts();
         return CreationLayer.create(Tokens.name("random-integers", seed, low, high, shape, chunks), chunks, ChunkedArray.metaOf(DType.INT64, shape.length),
                 "random", (index, blockShape, start) -> {

@@ -11,6 +11,8 @@ import java.util.Set;
 import org.tessera.array.BlockGrid;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
+import org.tessera.array.chunks.ChunkNormalization;
+import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
@@ -27,6 +29,19 @@ import org.tessera.ndarray.join.Joining;
  */
 public final class Rechunk {
     private Rechunk() {
+    }
+
+    /**
+     * Rechunks to chunks written in any form Dask's {@code rechunk} accepts; "auto" axes grow or
+     * shrink from the current blocks, as Dask passes the previous chunks to its normalisation.
+     */
+    public static ChunkedArray rechunk(ChunkedArray array, ChunkSpec spec) {
+        Chunks source = array.chunks();
+        long[][] previous = new long[source.ndim()][];
+        for (int axis = 0; axis < previous.length; axis++) {
+            previous[axis] = source.axis(axis);
+        }
+        return rechunk(array, ChunkNormalization.normalize(spec, source.requireKnownShape("rechunk"), null, array.dtype(), previous));
     }
 
     public static ChunkedArray rechunk(ChunkedArray array, Chunks target) {
