@@ -21,7 +21,9 @@ import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
  * The per-chunk kernels of issue 3 on the data of bench_numpy.py: contiguous float64 add and sum
- * of 10^8 elements, a transposed add of 10^4 x 10^4, exp of 10^7, int32 add of 10^8. Run with
+ * of 10^8 elements, a transposed add of 10^4 x 10^4, exp of 10^7, float64 matmul of 4096 x 4096, int32
+ * add of 10^8. The heap is sized to the data (as the workload runner's) so that the outputs reuse
+ * memory the JVM has already touched instead of faulting in fresh pages on every call. Run with
  * {@code ./tessera jmh KernelBenchmarks}; compare with {@code python3 ../shared/bench/bench_numpy.py N1..N6}.
  */
 @State(Scope.Benchmark)
@@ -29,7 +31,7 @@ import org.tessera.ndarray.ufunc.Ufuncs;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx12g", "--enable-native-access=ALL-UNNAMED"})
+@Fork(value = 1, jvmArgsAppend = {"-Xmx6g", "-XX:+UseTransparentHugePages", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector"})
 public class KernelBenchmarks {
     static final long N = 100_000_000L;
 
@@ -40,6 +42,8 @@ public class KernelBenchmarks {
     NDArray small;
     NDArray intA;
     NDArray intB;
+    NDArray matrixA;
+    NDArray matrixB;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -50,6 +54,8 @@ public class KernelBenchmarks {
         small = formula(N / 10);
         intA = Ufuncs.REMAINDER.apply(NDArrays.arange(N), 1000L).astype(DType.INT32);
         intB = Ufuncs.REMAINDER.apply(NDArrays.arange(N), 7L).astype(DType.INT32);
+        matrixA = formula(4096L * 4096).reshape(4096, 4096);
+        matrixB = NDArrays.get(formula(4096L * 4096), Index.range(null, null, -1L)).copy().reshape(4096, 4096);
     }
 
     static NDArray formula(long n) {
@@ -74,6 +80,12 @@ public class KernelBenchmarks {
     @Benchmark
     public NDArray expFloat64() {
         return Ufuncs.EXP.apply(small);
+    }
+
+    /** N5: float64 4096 x 4096 matmul through the selected BLAS provider (-Dtessera.blas=java for the Java kernel). */
+    @Benchmark
+    public NDArray matmulFloat64() {
+        return NDArrays.matmul(matrixA, matrixB);
     }
 
     @Benchmark

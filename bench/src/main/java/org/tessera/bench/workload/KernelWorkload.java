@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.blas.Blas;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.ufunc.Ufuncs;
@@ -53,6 +54,8 @@ final class KernelWorkload implements Workload {
                 inputs -> Ufuncs.ADD.apply(inputs.a().transpose(), inputs.b()), KernelWorkload::spotTransposedSum));
         workloads.put("N4", () -> new KernelWorkload("N4", N / 10, n -> new Inputs(formula(n), null),
                 inputs -> Ufuncs.EXP.apply(inputs.a()), KernelWorkload::spotExp));
+        workloads.put("N5", () -> new KernelWorkload("N5", MATRIX_SIDE * MATRIX_SIDE, n -> squares(formula(n), reversed(formula(n))),
+                inputs -> NDArrays.matmul(inputs.a(), inputs.b()), KernelWorkload::spotProduct));
         workloads.put("N6", () -> new KernelWorkload("N6", N, n -> new Inputs(modulo(n, 1000), modulo(n, 7)),
                 inputs -> Ufuncs.ADD.apply(inputs.a(), inputs.b()), KernelWorkload::spotSum));
         return workloads;
@@ -72,13 +75,27 @@ final class KernelWorkload implements Workload {
         return NDArrays.get(x, Index.range(null, null, -1L)).copy();
     }
 
-    /** Square matrices of the two inputs (N3 is on 10000 x 10000). */
+    /** Square matrices of the two inputs (N3 is on 10000 x 10000, N5 on 4096 x 4096); the warm-up's 1/100 size is cut to a square. */
     static Inputs squares(NDArray a, NDArray b) {
-        long side = Math.round(Math.sqrt(a.size()));
-        return new Inputs(a.reshape(side, side), b.reshape(side, side));
+        long side = (long) Math.sqrt(a.size());
+        Index square = Index.range(0L, side * side, 1L);
+        return new Inputs(NDArrays.get(a, square).reshape(side, side), NDArrays.get(b, square).reshape(side, side));
     }
 
     static final long SPOT = 12345;
+
+    /** N5 multiplies 4096 x 4096 matrices. */
+    static final long MATRIX_SIDE = 4096;
+
+    /** {@code result[7, 11]} against the dot product of row 7 of a and column 11 of b, summed here in Java. */
+    private static Check spotProduct(Inputs inputs, NDArray result) {
+        double expected = 0;
+        for (long k = 0; k < inputs.a().shape(1); k++) {
+            expected += inputs.a().getDouble(7, k) * inputs.b().getDouble(k, 11);
+        }
+        double value = result.getDouble(7, 11);
+        return new Check(value, Math.abs(value - expected) <= 1e-9 * Math.abs(expected));
+    }
 
     private static Check spotSum(Inputs inputs, NDArray result) {
         double expected = inputs.a().getDouble(SPOT) + inputs.b().getDouble(SPOT);
@@ -131,7 +148,15 @@ final class KernelWorkload implements Workload {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("elements", size);
         params.put("dtype", inputs == null ? "" : inputs.a().dtype().numpyName());
-        params.put("threads", 1);
+        params.put("threads", name.equals("N5") ? Runtime.getRuntime().availableProcessors() : 1);
+        if (name.equals("N5")) {
+            params.put("blas", Blas.selected().name());
+        }
         return params;
+    }
+
+    @Override
+    public double flops() {
+        return name.equals("N5") ? 2.0 * MATRIX_SIDE * MATRIX_SIDE * MATRIX_SIDE : 0;
     }
 }

@@ -20,6 +20,11 @@ public interface Workload {
     /** The parameters reported with the result (sizes, chunks, threads). */
     Map<String, Object> params();
 
+    /** Floating-point operations of one run, where WORKLOADS.md asks for GFLOP/s (N5); 0 otherwise. */
+    default double flops() {
+        return 0;
+    }
+
     /** The check value of a run and whether it is within WORKLOADS.md's tolerance. */
     record Check(Object value, boolean ok) {
     }

@@ -73,6 +73,9 @@ public final class WorkloadRunner {
         result.put("check", check);
         result.put("check_ok", ok);
         result.put("params", workload.params());
+        if (workload.flops() > 0) {
+            result.put("gflops", workload.flops() / median(runs) / 1e9);
+        }
         return result;
     }
 

@@ -21,8 +21,8 @@ import org.tessera.ndarray.layout.Shapes;
 final class Elementwise {
     private Elementwise() {}
 
-    /** Elements per block of the buffered path: 64 KiB per float64 operand, well inside L2. */
-    static final int BLOCK = 8192;
+    /** Elements per block of the buffered path: 8 KiB per float64 operand, so the lane buffers stay in L1 (exp of 10^7 into a given output: 12.3 ms with 8192, 11.0 ms with 1024). */
+    static final int BLOCK = 1024;
 
     /** Fills {@code outputs} (already of {@code shape}) from {@code inputs}, where {@code where} (or everywhere if null) holds. */
     static void run(Loop loop, NDArray[] inputs, NDArray[] outputs, NDArray where, long[] shape) {

@@ -6,6 +6,8 @@ import java.util.function.DoubleUnaryOperator;
 import java.util.function.LongBinaryOperator;
 import java.util.function.LongUnaryOperator;
 
+import org.tessera.ndarray.kernel.VectorMath;
+
 /**
  * The computation of one output of a loop, written once per loop kind over the computing lanes
  * ({@code double[]} for floats, {@code long[]} for bool and integers, bools as 0/1, interleaved
@@ -26,6 +28,13 @@ sealed interface Kernel {
             for (int i = 0; i < count; i++) {
                 result[i] = function.applyAsDouble(x[i]);
             }
+        }
+    }
+
+    /** d->d over whole lanes through {@link VectorMath}: vectorised where a provider is present. */
+    record DoubleLanes(VectorMath.Function function) implements Kernel {
+        public void apply(Object[] inputs, Object output, int count) {
+            VectorMath.selected().apply(function, (double[]) inputs[0], (double[]) output, count);
         }
     }
 

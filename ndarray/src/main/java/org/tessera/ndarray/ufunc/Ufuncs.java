@@ -12,6 +12,7 @@ import java.util.function.DoubleUnaryOperator;
 
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.kernel.ContiguousLoops;
+import org.tessera.ndarray.kernel.VectorMath;
 
 /**
  * The ufunc catalogue: each entry states its scalar semantics once per lane (long for bool and
@@ -124,10 +125,10 @@ public final class Ufuncs {
             .each(COMPLEX, dtype -> new Kernel.ComplexUnary(ComplexMath::sqrt))
             .build();
     public static final Ufunc CBRT = floatFunction("cbrt", Math::cbrt);
-    public static final Ufunc EXP = complexFunction("exp", Math::exp, ComplexMath::exp);
+    public static final Ufunc EXP = laneFunction("exp", VectorMath.Function.EXP, ComplexMath::exp);
     public static final Ufunc EXP2 = floatFunction("exp2", FloatMath::exp2);
     public static final Ufunc EXPM1 = floatFunction("expm1", Math::expm1);
-    public static final Ufunc LOG = complexFunction("log", Math::log, ComplexMath::log);
+    public static final Ufunc LOG = laneFunction("log", VectorMath.Function.LOG, ComplexMath::log);
     public static final Ufunc LOG2 = floatFunction("log2", FloatMath::log2);
     public static final Ufunc LOG10 = floatFunction("log10", Math::log10);
     public static final Ufunc LOG1P = floatFunction("log1p", Math::log1p);
@@ -254,6 +255,13 @@ public final class Ufuncs {
     private static Ufunc complexFunction(String name, DoubleUnaryOperator real, Kernel.ComplexUnaryOperator complex) {
         return Ufunc.builder(name, 1, 1)
                 .each(FLOATS, dtype -> new Kernel.DoubleUnary(real))
+                .each(COMPLEX, dtype -> new Kernel.ComplexUnary(complex))
+                .build();
+    }
+
+    private static Ufunc laneFunction(String name, VectorMath.Function real, Kernel.ComplexUnaryOperator complex) {
+        return Ufunc.builder(name, 1, 1)
+                .each(FLOATS, dtype -> new Kernel.DoubleLanes(real))
                 .each(COMPLEX, dtype -> new Kernel.ComplexUnary(complex))
                 .build();
     }

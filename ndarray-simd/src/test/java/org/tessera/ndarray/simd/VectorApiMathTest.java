@@ -1,0 +1,64 @@
+package org.tessera.ndarray.simd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.kernel.VectorMath;
+import org.tessera.ndarray.ufunc.Ufuncs;
+
+/** The Vector API provider against the scalar definition: the Lucene pattern of a tested fallback. */
+class VectorApiMathTest {
+
+    /** Random values over each function's whole domain, plus the edges where implementations differ. */
+    private static double[] inputs(VectorMath.Function function) {
+        SplittableRandom random = new SplittableRandom(7);
+        double[] values = new double[100_003];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = switch (function) {
+                case EXP -> (random.nextDouble() - 0.5) * 1500;
+                case LOG -> Math.scalb(random.nextDouble(), random.nextInt(-1074, 1024));
+            };
+        }
+        double[] edges = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.0, -0.0, 1.0, -1.0,
+                709.782712893384, 709.7827128933841, -745.1332191019411, -745.1332191019412, Double.MIN_VALUE,
+                Double.MAX_VALUE, Double.MIN_NORMAL, 1e-300, -708.4};
+        System.arraycopy(edges, 0, values, 0, edges.length);
+        return values;
+    }
+
+    @Test
+    void everyFunctionIsWithinOneUlpOfMathAndAgreesOnSpecialValues() {
+        VectorMath vector = new VectorApiMath();
+        for (VectorMath.Function function : VectorMath.Function.values()) {
+            double[] input = inputs(function);
+            double[] fast = new double[input.length];
+            double[] scalar = new double[input.length];
+            vector.apply(function, input, fast, input.length);
+            VectorMath.scalar().apply(function, input, scalar, input.length);
+            for (int i = 0; i < input.length; i++) {
+                String where = function + "(" + input[i] + ")";
+                if (Double.isNaN(scalar[i]) || Double.isInfinite(scalar[i]) || scalar[i] == 0) {
+                    assertEquals(scalar[i], fast[i], where);
+                } else {
+                    assertTrue(Math.abs(fast[i] - scalar[i]) <= Math.ulp(scalar[i]), where + ": " + fast[i] + " vs " + scalar[i]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void theUfuncsUseTheProviderWhenTheIncubatorModuleIsPresent() {
+        assertTrue(VectorMath.selected() instanceof VectorApiMath, "selected: " + VectorMath.selected().name());
+        NDArray x = NDArrays.linspace(-3, 3, 1001);
+        NDArray result = Ufuncs.EXP.apply(x);
+        for (long i = 0; i < x.size(); i++) {
+            assertEquals(Math.exp(x.getDouble(i)), result.getDouble(i), Math.ulp(Math.exp(x.getDouble(i))));
+        }
+        assertEquals(0.0, Ufuncs.LOG.apply(NDArrays.linspace(1, 1, 17)).getDouble(16));
+    }
+}

@@ -1,0 +1,81 @@
+package org.tessera.ndarray.kernel;
+
+import java.util.Locale;
+import java.util.ServiceLoader;
+import java.util.function.DoubleUnaryOperator;
+
+/**
+ * Transcendental functions over whole lane buffers, so that a provider can compute several lanes per
+ * instruction. The Vector API provider lives in the optional module {@code tessera-ndarray-simd} (the
+ * incubator module needs {@code --add-modules jdk.incubator.vector} on the command line, which a
+ * library cannot require of its users); it is found through {@link ServiceLoader}. When no provider
+ * loads, the scalar {@link java.lang.Math} loop runs. {@code -Dtessera.simd=false} forces the scalar
+ * loop, so both paths can be compared on the same machine.
+ */
+public interface VectorMath {
+
+    /** The functions a provider computes over lanes, each with its scalar definition. */
+    enum Function {
+        EXP(Math::exp), LOG(Math::log);
+
+        private final DoubleUnaryOperator scalar;
+
+        Function(DoubleUnaryOperator scalar) {
+            this.scalar = scalar;
+        }
+
+        public double applyAsDouble(double x) {
+            return scalar.applyAsDouble(x);
+        }
+    }
+
+    /** A short name for benchmark output: {@code "scalar"} or the provider's. */
+    String name();
+
+    /** {@code output[i] = function(input[i])} for {@code i < count}. */
+    void apply(Function function, double[] input, double[] output, int count);
+
+    /** The provider in use: the first that loads, else {@link #scalar()}. */
+    static VectorMath selected() {
+        return Selection.SELECTED;
+    }
+
+    /** The plain {@link java.lang.Math} loop, always available. */
+    static VectorMath scalar() {
+        return Selection.SCALAR;
+    }
+
+    /** Chooses once per JVM; a provider that fails to link (no incubator module) counts as absent. */
+    final class Selection {
+        private Selection() {}
+
+        static final String PROPERTY = "tessera.simd";
+
+        static final VectorMath SCALAR = new VectorMath() {
+            @Override
+            public String name() {
+                return "scalar";
+            }
+
+            @Override
+            public void apply(Function function, double[] input, double[] output, int count) {
+                for (int i = 0; i < count; i++) {
+                    output[i] = function.applyAsDouble(input[i]);
+                }
+            }
+        };
+
+        static final VectorMath SELECTED = choose();
+
+        private static VectorMath choose() {
+            if ("false".equals(System.getProperty(PROPERTY, "true").toLowerCase(Locale.ROOT))) {
+                return SCALAR;
+            }
+            try {
+                return ServiceLoader.load(VectorMath.class).findFirst().orElse(SCALAR);
+            } catch (LinkageError | java.util.ServiceConfigurationError absent) {
+                return SCALAR;
+            }
+        }
+    }
+}
