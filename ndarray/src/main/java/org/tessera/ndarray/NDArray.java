@@ -701,9 +701,20 @@ public final class NDArray {
             throw new ShapeMismatchException("could not broadcast input array from shape " + Shapes.format(value.shape)
                     + " into shape " + Shapes.format(shape));
         }
-        NDArray broadcast = value.broadcastTo(shape);
         DType from = value.dtype;
         MemorySegment sourceSegment = value.segment;
+        long elements = Shapes.size(shape);
+        if (Shapes.size(value.shape) == 1 && elements > 1 && isCContiguous()) {
+            // A fill: one element cast as usual, then doubled by bulk copies, with no iteration set up
+            // (creation functions fill every block of a chunked array this way).
+            Casts.copy(from, sourceSegment, value.byteOffset, 0, dtype, segment, byteOffset, 0, 1);
+            long total = elements * dtype.byteSize();
+            for (long filled = dtype.byteSize(); filled < total; filled += Math.min(filled, total - filled)) {
+                MemorySegment.copy(segment, byteOffset, segment, byteOffset + filled, Math.min(filled, total - filled));
+            }
+            return;
+        }
+        NDArray broadcast = value.broadcastTo(shape);
         StridedIteration.forEachRunTiled(shape, new Operand[] {broadcast.operand(), operand()},
                 (offsets, strides, count) -> Casts.copy(from, sourceSegment, offsets[0], strides[0],
                         dtype, segment, offsets[1], strides[1], count));

@@ -22,7 +22,8 @@ public final class Memory {
             throw new IllegalArgumentException("cannot allocate a negative number of bytes: " + byteSize);
         }
         if (byteSize <= MAX_HEAP_BYTES) {
-            return MemorySegment.ofArray(new long[(int) ((byteSize + Long.BYTES - 1) / Long.BYTES)]).asSlice(0, byteSize);
+            MemorySegment words = MemorySegment.ofArray(new long[(int) ((byteSize + Long.BYTES - 1) / Long.BYTES)]);
+            return byteSize % Long.BYTES == 0 ? words : words.asSlice(0, byteSize);
         }
         return allocateNative(byteSize);
     }

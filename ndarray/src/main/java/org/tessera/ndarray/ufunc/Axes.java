@@ -1,7 +1,6 @@
 package org.tessera.ndarray.ufunc;
 
 import java.util.Arrays;
-import java.util.stream.IntStream;
 
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
@@ -33,21 +32,31 @@ record Axes(boolean[] reduced) {
 
     /** The kept axes in order, then the reduced axes in order. */
     int[] keptThenReduced() {
-        return IntStream.concat(axesWhere(false), axesWhere(true)).toArray();
+        return partition(false);
     }
 
     /** The reduced axes in order, then the kept axes in order. */
     int[] reducedThenKept() {
-        return IntStream.concat(axesWhere(true), axesWhere(false)).toArray();
+        return partition(true);
+    }
+
+    // Plain loops rather than streams: reductions of tiny blocks (Dask's W5 has 100,000) call these per block.
+    private int[] partition(boolean firstWanted) {
+        int[] order = new int[reduced.length];
+        int filled = 0;
+        for (boolean wanted : new boolean[] {firstWanted, !firstWanted}) {
+            for (int axis = 0; axis < reduced.length; axis++) {
+                if (reduced[axis] == wanted) {
+                    order[filled++] = axis;
+                }
+            }
+        }
+        return order;
     }
 
     /** Whether the innermost axis is kept, so that each reduction step runs along contiguous result elements. */
     boolean keepsInnermostAxis() {
         return reduced.length > 0 && !reduced[reduced.length - 1];
-    }
-
-    private IntStream axesWhere(boolean wanted) {
-        return IntStream.range(0, reduced.length).filter(axis -> reduced[axis] == wanted);
     }
 
     /** The lengths of the kept axes. */
@@ -75,7 +84,18 @@ record Axes(boolean[] reduced) {
     }
 
     private long[] select(long[] shape, boolean wanted) {
-        return axesWhere(wanted).mapToLong(axis -> shape[axis]).toArray();
+        int count = 0;
+        for (boolean axisReduced : reduced) {
+            count += axisReduced == wanted ? 1 : 0;
+        }
+        long[] lengths = new long[count];
+        int filled = 0;
+        for (int axis = 0; axis < reduced.length; axis++) {
+            if (reduced[axis] == wanted) {
+                lengths[filled++] = shape[axis];
+            }
+        }
+        return lengths;
     }
 
     /**

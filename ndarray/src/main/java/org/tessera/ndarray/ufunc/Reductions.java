@@ -237,7 +237,14 @@ public final class Reductions {
 
     /** The initial value, else the identity, as a 0-d array of {@code dtype}; null when neither exists. */
     private static NDArray startValue(Ufunc ufunc, DType dtype, Object initial) {
-        Object value = initial != null ? initial : ufunc.identity();
+        if (initial == null) {
+            return ufunc.identityOf(dtype);
+        }
+        return startArray(initial, dtype);
+    }
+
+    /** A 0-d array of {@code dtype} holding {@code value}; reductions only read it. */
+    static NDArray startArray(Object value, DType dtype) {
         if (value == null) {
             return null;
         }

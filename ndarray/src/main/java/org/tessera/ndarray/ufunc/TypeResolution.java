@@ -62,6 +62,15 @@ final class TypeResolution {
 
     /** The first loop all {@code dtypes} cast to safely, honouring the ufunc's special rules. */
     static Loop findLoop(Ufunc ufunc, List<DType> dtypes) {
+        Loop chosen = ufunc.chosenLoop(dtypes);
+        if (chosen == null) {
+            chosen = searchLoop(ufunc, dtypes);
+            ufunc.rememberLoop(dtypes, chosen);
+        }
+        return chosen;
+    }
+
+    private static Loop searchLoop(Ufunc ufunc, List<DType> dtypes) {
         if (ufunc.rejectsBool() && dtypes.stream().allMatch(DType::isBool)) {
             throw new CastingException("numpy boolean " + ufunc.name() + " is not supported, use the bitwise or logical operators instead"
                     + " (ufunc '" + ufunc.name() + "' with types " + describe(dtypes) + ")");

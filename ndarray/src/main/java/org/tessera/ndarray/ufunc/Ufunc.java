@@ -122,7 +122,10 @@ public final class Ufunc {
     }
 
     private long[] resultShape(NDArray[] inputs, NDArray[] outputs) {
-        long[][] shapes = Arrays.stream(inputs).map(NDArray::shape).toArray(long[][]::new);
+        long[][] shapes = new long[inputs.length][];
+        for (int i = 0; i < inputs.length; i++) {
+            shapes[i] = inputs[i].shape();
+        }
         long[] shape = Shapes.broadcast(shapes);
         for (NDArray output : outputs) {
             if (output != null && !Arrays.equals(Shapes.broadcast(shape, output.shape()), output.shape())) {
@@ -187,6 +190,49 @@ public final class Ufunc {
             }
         }
         return null;
+    }
+
+    /**
+     * The loops already chosen for each combination of input dtypes (unary and binary ufuncs), so
+     * the safe-cast search of {@link TypeResolution#findLoop} runs once per combination rather than
+     * once per call: a computation over 100,000 small blocks calls the same ufunc 100,000 times.
+     */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Loop> chosenLoops =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(DType.values().length * DType.values().length);
+
+    /** The identity as a 0-d array of each dtype, made once: every reduction reads one (never writes it). */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<NDArray> identities =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(DType.values().length);
+
+    /** The identity as a read-only 0-d array of {@code dtype}, or null where the ufunc has none. */
+    NDArray identityOf(DType dtype) {
+        if (identity == null) {
+            return null;
+        }
+        NDArray cached = identities.get(dtype.ordinal());
+        if (cached == null) {
+            cached = Reductions.startArray(identity, dtype).readOnly();
+            identities.set(dtype.ordinal(), cached);
+        }
+        return cached;
+    }
+
+    Loop chosenLoop(List<DType> dtypes) {
+        if (dtypes.size() > 2) {
+            return null;
+        }
+        return chosenLoops.get(loopSlot(dtypes));
+    }
+
+    void rememberLoop(List<DType> dtypes, Loop loop) {
+        if (dtypes.size() <= 2) {
+            chosenLoops.set(loopSlot(dtypes), loop);
+        }
+    }
+
+    private static int loopSlot(List<DType> dtypes) {
+        int slot = dtypes.getFirst().ordinal();
+        return dtypes.size() == 1 ? slot : slot * DType.values().length + dtypes.get(1).ordinal();
     }
 
     @Override
