@@ -237,8 +237,12 @@ public final class Creation {
         int[] counts = chunks.blockCounts();
         return CreationLayer.create(Tokens.name("random-" + distribution.name().toLowerCase(java.util.Locale.ROOT), seed, shape, chunks), chunks,
                 ChunkedArray.metaOf(DType.FLOAT64, shape.length), "random", (index, blockShape, start) -> {
-                    SplittableRandom generator = blockGenerator(seed, index, counts);
                     NDArray block = NDArray.zeros(DType.FLOAT64, blockShape);
+                    if (distribution == Distribution.UNIFORM) {
+                        SplitMixUniform.fill(blockSeed(seed, index, counts), block.segment(), block.byteOffset(), block.size());
+                        return block;
+                    }
+                    SplittableRandom generator = blockGenerator(seed, index, counts);
                     long size = block.size();
                     java.lang.foreign.MemorySegment segment = block.segment();
                     long offset = block.byteOffset();
@@ -269,11 +273,15 @@ public final class Creation {
     }
 
     private static SplittableRandom blockGenerator(long seed, int[] index, int[] counts) {
+        return new SplittableRandom(blockSeed(seed, index, counts));
+    }
+
+    /** SplittableRandom mixes its seed (SplitMix64), so neighbouring seeds give unrelated streams. */
+    static long blockSeed(long seed, int[] index, int[] counts) {
         long linear = 0;
         for (int axis = 0; axis < index.length; axis++) {
             linear = linear * counts[axis] + index[axis];
         }
-        // SplittableRandom mixes its seed (SplitMix64), so neighbouring seeds give unrelated streams.
-        return new SplittableRandom(seed * 0x9E3779B97F4A7C15L + linear);
+        return seed * 0x9E3779B97F4A7C15L + linear;
     }
 }

@@ -25,9 +25,12 @@ import org.tessera.graph.layer.Layer;
  * in the scheduler. Fusion works on the symbolic layers, before any task exists.
  *
  * <p>A producer is fused into its reader when the reader is its only reader, it is not requested,
- * it contracts nothing, and the reader reads it once, block for block (its letters all output
- * letters of the reader). The producer's letters are renamed to the reader's letters at that
- * argument, which also covers a transposed read ({@code "ji"} of an {@code "ij"} producer).
+ * it contracts nothing, and the reader reads it block for block (its letters all output letters of
+ * the reader). The producer's letters are renamed to the reader's letters at that argument, which
+ * also covers a transposed read ({@code "ji"} of an {@code "ij"} producer). A reader that reads the
+ * producer more than once gets one copy of it per read, as Dask's blockwise rewriting does: in
+ * {@code x + x.T} each block of x is then computed twice, inside the two tasks that read it, instead
+ * of being held until both have run (about half of x at once, whatever the ordering).
  */
 public final class BlockwiseFusion {
     private BlockwiseFusion() {
@@ -63,8 +66,6 @@ public final class BlockwiseFusion {
             if (!(producerLayer instanceof BlockwiseLayer producer) || keep.contains(producer.name())
                     || !producer.contractedIndices().isEmpty()
                     || !graph.dependents(producer.name()).equals(Set.of(reader.name()))
-                    || reader.inputLayers().stream().filter(producer.name()::equals).count() != 1
-                    || timesRead(reader, producer.name()) != 1
                     || !allLettersAreOutputs(read.indices(), reader.outputIndices())
                     || read.indices().length() != producer.outputIndices().length()
                     || !sameBlockCounts(read, reader)) {
@@ -112,12 +113,17 @@ public final class BlockwiseFusion {
         // A culled producer kept just what its only reader needs, so the reader's restriction says it all.
         BlockwiseLayer fused = new BlockwiseLayer(reader.name(), reader.outputIndices(), function, arguments, reader.blockCounts(), reader.restriction());
 
+        // A reader that reads the producer at other positions too (x + x.T) keeps it as an input
+        // until the last of those reads is fused.
+        boolean stillRead = timesRead(fused, producer.name()) > 0;
         Set<String> readerInputs = new LinkedHashSet<>(graph.dependencies(reader.name()));
-        readerInputs.remove(producer.name());
+        if (!stillRead) {
+            readerInputs.remove(producer.name());
+        }
         readerInputs.addAll(graph.dependencies(producer.name()));
         HighLevelGraph rebuilt = HighLevelGraph.empty();
         for (Layer layer : graph.layers().values()) {
-            if (layer.name().equals(producer.name())) {
+            if (layer.name().equals(producer.name()) && !stillRead) {
                 continue;
             }
             boolean isReader = layer.name().equals(reader.name());

@@ -125,4 +125,25 @@ class OptimizationTest {
         HighLevelGraph twoReaders = graph.with(BlockwiseLayer.of("v", "ij", DOUBLE, counts, blocks("y", "ij", 4, 3)), Set.of("y"));
         assertTrue(BlockwiseFusion.fuse(twoReaders, List.of("w", "v")).layers().containsKey("y"));
     }
+
+    /** x + x.T: the reader gets a copy of x for each of its two reads, so no block of x is held between tasks. */
+    @Test
+    void aProducerReadTwiceByOneReaderIsFusedAtEachRead() {
+        Map<Character, Integer> counts = Map.of('i', 3, 'j', 3);
+        TaskFunction make = TaskFunction.unary("make", (int[] index) -> 10L * index[0] + index[1]);
+        TaskFunction plus = TaskFunction.binary("plus", (Long left, Long right) -> left + right);
+        HighLevelGraph graph = HighLevelGraph.empty()
+                .with(BlockwiseLayer.of("x", "ij", make, counts, blockIndex("ij")), Set.of())
+                .with(BlockwiseLayer.of("s", "ij", plus, counts, blocks("x", "ij", 3, 3), blocks("x", "ji", 3, 3)), Set.of("x"));
+        HighLevelGraph fused = BlockwiseFusion.fuse(graph, List.of("s"));
+        assertEquals(Set.of("s"), fused.layers().keySet());
+        assertEquals(9, fused.taskCount());
+        // s(1, 2) = x(1, 2) + x(2, 1) = 12 + 21
+        assertEquals(33L, run(fused.materialize(), Key.of("s", 1, 2)));
+        TaskGraph before = graph.materialize();
+        TaskGraph after = fused.materialize();
+        for (Key key : after.keys()) {
+            assertEquals(run(before, key), run(after, key), key.toString());
+        }
+    }
 }
