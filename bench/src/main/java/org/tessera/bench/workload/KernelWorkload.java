@@ -15,7 +15,7 @@ import org.tessera.ndarray.ufunc.Ufuncs;
 /**
  * N1–N6 of WORKLOADS.md: one in-memory kernel on arrays made from the formula
  * {@code a[i] = (i % 1000) * 0.001} (and its reverse), the same data bench_numpy.py makes. Setup is
- * not timed; the warm-up runs the kernel on a 1/100 instance.
+ * not timed; the warm-up runs the kernel once on a 1/10 instance, so that C2 has compiled it.
  */
 final class KernelWorkload implements Workload {
     static final long N = 100_000_000L;
@@ -75,7 +75,7 @@ final class KernelWorkload implements Workload {
         return NDArrays.get(x, Index.range(null, null, -1L)).copy();
     }
 
-    /** Square matrices of the two inputs (N3 is on 10000 x 10000, N5 on 4096 x 4096); the warm-up's 1/100 size is cut to a square. */
+    /** Square matrices of the two inputs (N3 is on 10000 x 10000, N5 on 4096 x 4096); the warm-up's 1/10 size is cut to a square. */
     static Inputs squares(NDArray a, NDArray b) {
         long side = (long) Math.sqrt(a.size());
         Index square = Index.range(0L, side * side, 1L);
@@ -132,7 +132,7 @@ final class KernelWorkload implements Workload {
 
     @Override
     public void warmUp() {
-        Inputs small = setup.apply(size / 100);
+        Inputs small = setup.apply(size / 10);
         operation.apply(small);
         inputs = setup.apply(size);
     }
