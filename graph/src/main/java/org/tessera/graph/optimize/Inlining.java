@@ -31,6 +31,17 @@ public final class Inlining {
     /** The graph with cheap tasks copied into their readers; keys in {@code keep} stay as keys. */
     public static TaskGraph inline(TaskGraph graph, Collection<Key> keep) {
         Set<Key> kept = Set.copyOf(keep);
+        // Most graphs have no cheap task outside the kept keys: then the topological order is not needed.
+        boolean anyCheap = false;
+        for (Map.Entry<Key, Task> entry : graph.tasks().entrySet()) {
+            if (!kept.contains(entry.getKey()) && isCheap(entry.getValue())) {
+                anyCheap = true;
+                break;
+            }
+        }
+        if (!anyCheap) {
+            return graph;
+        }
         Map<Key, Task> current = new HashMap<>(graph.tasks());
         Set<Key> removed = new java.util.HashSet<>();
         for (Key key : graph.topologicalOrder()) {

@@ -1,11 +1,15 @@
 package org.tessera.graph.optimize;
 
+import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.tessera.graph.GraphException;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
@@ -20,25 +24,53 @@ public final class LinearFusion {
     private LinearFusion() {
     }
 
-    /** The fused graph; keys in {@code keep} are never fused away. */
+    /**
+     * The fused graph; keys in {@code keep} are never fused away. Only the keys that absorb their
+     * input are visited, chain by chain, so a graph with nothing to fuse costs one pass over its
+     * dependencies rather than a topological order.
+     */
     public static TaskGraph fuse(TaskGraph graph, Collection<Key> keep) {
         Set<Key> kept = Set.copyOf(keep);
-        Map<Key, Task> fused = new HashMap<>(graph.tasks());
-        Set<Key> absorbed = new HashSet<>();
-        for (Key key : graph.topologicalOrder()) {
-            Set<Key> reads = graph.dependencies(key);
+        Map<Key, Set<Key>> dependencies = graph.dependencyMap();
+        Map<Key, Integer> readerCounts = HashMap.newHashMap(graph.size());
+        dependencies.values().forEach(reads -> reads.forEach(read -> readerCounts.merge(read, 1, Integer::sum)));
+        Map<Key, Key> absorbs = new HashMap<>();
+        dependencies.forEach((key, reads) -> {
             if (reads.size() != 1) {
-                continue;
+                return;
             }
             Key input = reads.iterator().next();
             // A key read twice would be computed twice once substituted.
-            if (!graph.contains(input) || kept.contains(input) || graph.dependents(input).size() != 1
-                    || Rewrites.referenceCount(graph.task(key), input) != 1) {
-                continue;
+            if (graph.contains(input) && !kept.contains(input) && readerCounts.get(input) == 1
+                    && Rewrites.referenceCount(graph.task(key), input) == 1) {
+                absorbs.put(key, input);
             }
-            fused.put(key, fused.get(key).substitute(input, fused.get(input)));
-            absorbed.add(input);
+        });
+        if (absorbs.isEmpty()) {
+            return graph;
         }
-        return Rewrites.rebuild(graph, fused, absorbed);
+        Map<Key, Task> fused = new HashMap<>(graph.tasks());
+        Set<Key> resolved = new HashSet<>();
+        for (Key key : absorbs.keySet()) {
+            resolveChain(key, absorbs, fused, resolved);
+        }
+        return Rewrites.rebuild(graph, fused, new HashSet<>(absorbs.values()));
+    }
+
+    /** Substitutes along the chain that ends at {@code end}, from its first unresolved link upwards. */
+    private static void resolveChain(Key end, Map<Key, Key> absorbs, Map<Key, Task> fused, Set<Key> resolved) {
+        Deque<Key> chain = new ArrayDeque<>();
+        for (Key key = end; absorbs.containsKey(key) && !resolved.contains(key); key = absorbs.get(key)) {
+            if (chain.size() > absorbs.size()) {
+                throw new GraphException("the graph has a cycle through " + end, List.copyOf(chain));
+            }
+            chain.push(key);
+        }
+        while (!chain.isEmpty()) {
+            Key key = chain.pop();
+            Key input = absorbs.get(key);
+            fused.put(key, fused.get(key).substitute(input, fused.get(input)));
+            resolved.add(key);
+        }
     }
 }
