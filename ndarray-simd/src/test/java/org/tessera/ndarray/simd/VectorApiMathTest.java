@@ -61,4 +61,28 @@ class VectorApiMathTest {
         }
         assertEquals(0.0, Ufuncs.LOG.apply(NDArrays.linspace(1, 1, 17)).getDouble(16));
     }
+
+    /** The contiguous path indexes the backing long[] from the segment's offset: views at other offsets, and read-only inputs, must agree with Math. */
+    @Test
+    void contiguousViewsAtAnyOffsetAndReadOnlyInputsGiveMathsValues() {
+        NDArray x = NDArrays.linspace(-20, 20, 1003);
+        for (long start : new long[] {0, 1, 5, 17}) {
+            NDArray view = NDArrays.get(x, org.tessera.ndarray.index.Index.range(start, 1003L - start % 3, 1L));
+            for (NDArray input : new NDArray[] {view, view.readOnly()}) {
+                NDArray exp = Ufuncs.EXP.apply(input);
+                NDArray log = Ufuncs.LOG.apply(Ufuncs.ABSOLUTE.apply(input));
+                for (long i = 0; i < input.size(); i++) {
+                    double value = input.getDouble(i);
+                    assertEquals(Math.exp(value), exp.getDouble(i), Math.ulp(Math.exp(value)), "exp at " + i + " of a view from " + start);
+                    assertEquals(Math.log(Math.abs(value)), log.getDouble(i), Math.ulp(Math.log(Math.abs(value))), "log at " + i);
+                }
+            }
+        }
+        NDArray out = NDArray.zeros(org.tessera.ndarray.dtype.DType.FLOAT64, 1003);
+        NDArray target = NDArrays.get(out, org.tessera.ndarray.index.Index.range(3L, 1003L, 1L));
+        Ufuncs.EXP.apply(new Object[] {NDArrays.get(x, org.tessera.ndarray.index.Index.range(0L, 1000L, 1L))}, new NDArray[] {target}, null,
+                org.tessera.ndarray.dtype.Casting.SAME_KIND);
+        assertEquals(0.0, out.getDouble(2), "nothing written before the output view");
+        assertEquals(Math.exp(x.getDouble(999)), out.getDouble(1002), Math.ulp(Math.exp(x.getDouble(999))));
+    }
 }

@@ -43,6 +43,18 @@ public final class ContiguousLoops {
         }
     }
 
+    /** A {@link VectorMath} function over contiguous float64: the provider straight on memory where it can, else element by element. */
+    public static void applyFloat64(VectorMath.Function function, MemorySegment[] segments, long[] offsets, long count) {
+        MemorySegment x = segments[0], out = segments[1];
+        long xo = offsets[0], oo = offsets[1];
+        if (VectorMath.selected().applyContiguous(function, x, xo, out, oo, count)) {
+            return;
+        }
+        for (long i = 0; i < count; i++) {
+            out.set(Elements.F64, oo + i * 8, function.applyAsDouble(x.get(Elements.F64, xo + i * 8)));
+        }
+    }
+
     // Wrapping integer loops in the operands' own width: no widening to the long lane and back,
     // which made int32 a + b three passes over memory instead of one.
 

@@ -1,5 +1,6 @@
 package org.tessera.ndarray.kernel;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Locale;
 import java.util.ServiceLoader;
 import java.util.function.DoubleUnaryOperator;
@@ -34,6 +35,14 @@ public interface VectorMath {
 
     /** {@code output[i] = function(input[i])} for {@code i < count}. */
     void apply(Function function, double[] input, double[] output, int count);
+
+    /**
+     * {@code function} over {@code count} contiguous float64 elements, straight from and into memory
+     * without lane buffers, where the provider can; false (nothing done) where it cannot.
+     */
+    default boolean applyContiguous(Function function, MemorySegment input, long inputOffset, MemorySegment output, long outputOffset, long count) {
+        return false;
+    }
 
     /** The provider in use: the first that loads, else {@link #scalar()}. */
     static VectorMath selected() {

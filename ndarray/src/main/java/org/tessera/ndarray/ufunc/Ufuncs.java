@@ -263,6 +263,7 @@ public final class Ufuncs {
         return Ufunc.builder(name, 1, 1)
                 .each(FLOATS, dtype -> new Kernel.DoubleLanes(real))
                 .each(COMPLEX, dtype -> new Kernel.ComplexUnary(complex))
+                .contiguous(DType.FLOAT64, (segments, offsets, count) -> ContiguousLoops.applyFloat64(real, segments, offsets, count))
                 .build();
     }
 
