@@ -21,10 +21,12 @@ public final class Promotion {
      * give float32, though promoting pairwise would give float64.
      */
     private static DType promoteAll(java.util.List<DType> dtypes) {
+        if (dtypes.size() == 1) {
+            return dtypes.getFirst();
+        }
         DType best = null;
         for (DType member : dtypes) {
-            if (dtypes.stream().allMatch(dtype -> canCast(dtype, member, Casting.SAFE))
-                    && (best == null || canCast(member, best, Casting.SAFE))) {
+            if (allCastSafely(dtypes, member) && (best == null || canCast(member, best, Casting.SAFE))) {
                 best = member;
             }
         }
@@ -32,11 +34,21 @@ public final class Promotion {
             return best;
         }
         for (DType candidate : DType.values()) {
-            if (dtypes.stream().allMatch(dtype -> canCast(dtype, candidate, Casting.SAFE))) {
+            if (allCastSafely(dtypes, candidate)) {
                 return candidate;
             }
         }
         throw new IllegalArgumentException("no common dtype for " + dtypes);
+    }
+
+    // A loop, not a stream: promotion runs on every ufunc call with a Java scalar, block after block.
+    private static boolean allCastSafely(java.util.List<DType> dtypes, DType target) {
+        for (DType dtype : dtypes) {
+            if (!canCast(dtype, target, Casting.SAFE)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Promotion of dtypes (strong) and Java scalars (weak, NEP 50). */

@@ -71,14 +71,14 @@ final class TypeResolution {
     }
 
     private static Loop searchLoop(Ufunc ufunc, List<DType> dtypes) {
-        if (ufunc.rejectsBool() && dtypes.stream().allMatch(DType::isBool)) {
+        if (ufunc.rejectsBool() && allMatch(dtypes, DType::isBool)) {
             throw new CastingException("numpy boolean " + ufunc.name() + " is not supported, use the bitwise or logical operators instead"
                     + " (ufunc '" + ufunc.name() + "' with types " + describe(dtypes) + ")");
         }
         if (ufunc.inputsAsBool()) {
             return ufunc.loops().getFirst();
         }
-        if (ufunc.integerInputsAs() != null && dtypes.stream().allMatch(dtype -> dtype.isBool() || dtype.isInteger())) {
+        if (ufunc.integerInputsAs() != null && allMatch(dtypes, dtype -> dtype.isBool() || dtype.isInteger())) {
             Loop loop = ufunc.loopFor(ufunc.integerInputsAs());
             if (loop != null) {
                 return loop;
@@ -95,6 +95,15 @@ final class TypeResolution {
         }
         throw new CastingException("ufunc '" + ufunc.name() + "' not supported for the input types " + describe(dtypes)
                 + ", and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''");
+    }
+
+    private static boolean allMatch(List<DType> dtypes, java.util.function.Predicate<DType> test) {
+        for (DType dtype : dtypes) {
+            if (!test.test(dtype)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String describe(List<DType> dtypes) {
