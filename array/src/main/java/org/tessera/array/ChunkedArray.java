@@ -15,11 +15,15 @@ import org.tessera.array.blockwise.Elementwise;
 import org.tessera.array.blockwise.Selection;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.linalg.ChunkedProducts;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.render.ChunkSvg;
 import org.tessera.array.reduction.ChunkedStatistics;
 import org.tessera.array.reduction.ChunkedStatistics.Request;
+import org.tessera.array.reshape.Reshape;
 import org.tessera.array.reshape.Transpose;
+import org.tessera.array.slicing.ChunkedIndex;
+import org.tessera.array.slicing.Slicing;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -33,6 +37,8 @@ import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.index.Index;
+import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.ufunc.Ufunc;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
@@ -524,6 +530,27 @@ public final class ChunkedArray {
 
     public ChunkedArray rechunk(Chunks target) { return Rechunk.rechunk(this, target); }
 
+    /** As {@link #rechunk(ChunkSpec)}, planned so that no task holds more than {@code taskMemoryBytes} of input and output blocks. */
+    public ChunkedArray rechunk(ChunkSpec spec, long taskMemoryBytes) { return Rechunk.rechunk(this, spec, taskMemoryBytes); }
+
+    public ChunkedArray rechunk(Chunks target, long taskMemoryBytes) { return Rechunk.rechunk(this, target, taskMemoryBytes); }
+
+    /** The same elements in C order with {@code newShape} (one length may be -1); Dask's chunks, rechunking only where axes merge or split. */
+    public ChunkedArray reshape(long... newShape) { return Reshape.reshape(this, newShape); }
+
+    public ChunkedArray reshape(Order order, long... newShape) { return Reshape.reshape(this, order, newShape); }
+
+    /** The elements as 1-D in C order, Dask's {@code reshape(-1)}. */
+    public ChunkedArray ravel() { return Reshape.ravel(this); }
+
+    // Matrix products: blockwise contractions whose partial products are added as a tree.
+
+    /** {@code this @ other}, NumPy's matmul (batch axes broadcast, 1-D operands are a row or a column). */
+    public ChunkedArray matmul(ChunkedArray other) { return ChunkedProducts.matmul(this, other); }
+
+    /** NumPy's dot: the sum over this array's last axis and {@code other}'s second to last (its only axis when 1-D). */
+    public ChunkedArray dot(ChunkedArray other) { return ChunkedProducts.dot(this, other); }
+
     /**
      * Dask's {@code x.blocks[i, j]}: block {@code index} (negative positions count from the end of
      * the grid) as a one-block array whose one task refers to the block's key; nothing is computed.
@@ -534,6 +561,37 @@ public final class ChunkedArray {
     public Iterator<NDArray> iterateBlocks() { return BlockAccess.iterator(this, defaultScheduler); }
 
     public Iterator<NDArray> iterateBlocks(Scheduler scheduler) { return BlockAccess.iterator(this, scheduler); }
+
+    // Indexing: NumPy's x[index] and x[index] = value, with Dask's chunks (see Slicing). Index
+    // errors (out of bounds, too many indices, a mask of the wrong shape) are raised at once.
+
+    /**
+     * {@code x[index]}: integers, slices with any step, {@code ...}, new axes, boolean scalars, and
+     * integer arrays or boolean masks given as NDArrays, combined as NumPy combines them.
+     */
+    public ChunkedArray get(Index... index) { return Slicing.get(this, index); }
+
+    /**
+     * {@code x[indexArray]} with a chunked index array: a boolean mask over the leading axes (the
+     * result's lengths are unknown until {@link #computeChunkSizes()}), or 1-D integer positions.
+     */
+    public ChunkedArray get(ChunkedArray indexArray) { return Slicing.get(this, indexArray); }
+
+    /** {@code x[index]} where one item may be a chunked mask or chunked positions ({@link ChunkedIndex}). */
+    public ChunkedArray get(List<ChunkedIndex> index) { return Slicing.get(this, index); }
+
+    /** Dask's {@code x.vindex[i, j, ...]}: one integer array per leading axis, broadcast together and picked point-wise; the point axes come first. */
+    public ChunkedArray vindex(NDArray... pointIndices) { return Slicing.vindex(this, pointIndices); }
+
+    /**
+     * {@code x[index] = value} as a new array with this array's chunks; neither this array nor any
+     * computed block of it changes. The value (a Java scalar, an NDArray or a ChunkedArray) is
+     * broadcast to {@code x[index]} and cast as NumPy's setitem casts.
+     */
+    public ChunkedArray set(Index[] index, Object value) { return Slicing.set(this, index, value); }
+
+    /** {@code x[mask] = value} with a boolean chunked mask over the leading axes and a one-element value. */
+    public ChunkedArray set(ChunkedArray mask, Object value) { return Slicing.set(this, mask, value); }
 
     /**
      * Dask's repr: {@code ChunkedArray<name, shape=(20000, 20000), dtype=float64,

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import org.tessera.array.BlockGrid;
 import org.tessera.array.ChunkedArray;
@@ -19,38 +20,209 @@ import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.error.AxisException;
 import org.tessera.ndarray.join.Joining;
 
 /**
- * Rechunking by intersection: every new block is assembled from the pieces of the old blocks it
- * overlaps, in one step. This is Dask's direct rechunk; it suits changes where each new block
- * overlaps few old ones. (Planning intermediate chunkings under a memory limit, for transposing
- * rechunks, is a separate planner.)
+ * Rechunking, as Dask's {@code rechunk}: {@link RechunkPlan} chooses intermediate chunkings, and
+ * each step is done by intersection: every new block is assembled from the pieces of the old blocks
+ * it overlaps. A step whose tasks would hold more than the memory limit (a new block that overlaps
+ * many large old blocks) is done in two, through the chunks that have every old and every new
+ * boundary: first each old block is cut into copied pieces, then each new block joins only its
+ * pieces (Dask's split and merge tasks). So no task holds more than the limit: its input blocks and
+ * its output block together.
  */
 public final class Rechunk {
+    /**
+     * The default memory of one task, inputs and output together: twice Dask's
+     * {@code array.chunk-size}, so intermediate blocks stay under 128 MiB as in Dask.
+     */
+    public static final long DEFAULT_TASK_MEMORY_BYTES = 2 * ChunkNormalization.DEFAULT_LIMIT_BYTES;
+
     private Rechunk() {
     }
 
     /**
      * Rechunks to chunks written in any form Dask's {@code rechunk} accepts; "auto" axes grow or
-     * shrink from the current blocks, as Dask passes the previous chunks to its normalisation.
+     * shrink from the current blocks, as Dask passes the previous chunks to its normalisation, and
+     * axes a map leaves out keep their blocks.
      */
     public static ChunkedArray rechunk(ChunkedArray array, ChunkSpec spec) {
+        return normalizedRechunk(array, spec, null);
+    }
+
+    /**
+     * As {@link #rechunk(ChunkedArray, ChunkSpec)}, with no task holding more than
+     * {@code taskMemoryBytes}; "auto" blocks then hold about half of it.
+     */
+    public static ChunkedArray rechunk(ChunkedArray array, ChunkSpec spec, long taskMemoryBytes) {
+        return normalizedRechunk(array, spec, taskMemoryBytes);
+    }
+
+    /** The spec normalised against the current blocks, then rechunked; a null limit is Dask's default. */
+    private static ChunkedArray normalizedRechunk(ChunkedArray array, ChunkSpec spec, Long taskMemoryBytes) {
         Chunks source = array.chunks();
         long[][] previous = new long[source.ndim()][];
         for (int axis = 0; axis < previous.length; axis++) {
             previous[axis] = source.axis(axis);
         }
-        return rechunk(array, ChunkNormalization.normalize(spec, source.requireKnownShape("rechunk"), null, array.dtype(), previous));
+        if (spec instanceof ChunkSpec.ByAxis(Map<Integer, ChunkSpec> axes)) {
+            spec = keepingUnnamedAxes(axes, previous);
+        }
+        Long autoLimit = taskMemoryBytes == null ? null : Math.max(1, taskMemoryBytes / 2);
+        Chunks target = ChunkNormalization.normalize(spec, source.requireKnownShape("rechunk"), autoLimit, array.dtype(), previous);
+        return rechunk(array, target, taskMemoryBytes == null ? DEFAULT_TASK_MEMORY_BYTES : taskMemoryBytes);
     }
 
+    /** Dask's rechunk reads a map as changes: an axis it leaves out keeps its blocks (normalisation would make it whole). */
+    private static ChunkSpec keepingUnnamedAxes(Map<Integer, ChunkSpec> axes, long[][] previous) {
+        Map<Integer, ChunkSpec> complete = new LinkedHashMap<>();
+        for (Map.Entry<Integer, ChunkSpec> entry : axes.entrySet()) {
+            int axis = entry.getKey() < 0 ? entry.getKey() + previous.length : entry.getKey();
+            if (axis < 0 || axis >= previous.length) {
+                throw new AxisException(entry.getKey(), previous.length);
+            }
+            complete.put(axis, entry.getValue());
+        }
+        for (int axis = 0; axis < previous.length; axis++) {
+            complete.putIfAbsent(axis, new ChunkSpec.Explicit(previous[axis]));
+        }
+        return new ChunkSpec.ByAxis(complete);
+    }
+
+    /** Rechunks to {@code target} with the default task memory ({@link #DEFAULT_TASK_MEMORY_BYTES}). */
     public static ChunkedArray rechunk(ChunkedArray array, Chunks target) {
+        return rechunk(array, target, DEFAULT_TASK_MEMORY_BYTES);
+    }
+
+    /**
+     * Rechunks to {@code target} through the steps of {@link RechunkPlan}, no task holding more
+     * than {@code taskMemoryBytes} of input and output blocks. A limit below what the largest old
+     * or new block needs (itself and a block as large) is raised to that, as Dask raises its block
+     * size limit.
+     */
+    public static ChunkedArray rechunk(ChunkedArray array, Chunks target, long taskMemoryBytes) {
         Chunks source = array.chunks();
         if (source.equals(target)) {
             return array;
         }
         source.requireKnownShape("rechunk");
         target.requireShape(source.shape());
+        if (taskMemoryBytes <= 0) {
+            throw new IllegalArgumentException("rechunk of " + array + " to " + target + ": the task memory limit must be positive, got " + taskMemoryBytes);
+        }
+        if (source.ndim() > 0 && Arrays.stream(source.shape()).allMatch(length -> length == 0)) {
+            // Nothing to move: Dask returns an empty array as it is.
+            return array;
+        }
+        int itemSize = array.dtype().byteSize();
+        long blockLimitBytes = Math.max(1, taskMemoryBytes / 2);
+        long taskLimitElements = Math.max(taskMemoryBytes / itemSize, 2 * Math.max(largestBlock(source), largestBlock(target)));
+        ChunkedArray current = array;
+        for (Chunks step : RechunkPlan.plan(source, target, itemSize, blockLimitBytes, RechunkPlan.DEFAULT_THRESHOLD)) {
+            current = boundedStep(current, step, taskLimitElements);
+        }
+        return current;
+    }
+
+    /** One step of a plan: by intersection, or split then merged when intersection tasks would hold too much. */
+    private static ChunkedArray boundedStep(ChunkedArray array, Chunks target, long taskLimitElements) {
+        Chunks source = array.chunks();
+        if (source.equals(target) || largestTaskElements(source, target) <= taskLimitElements) {
+            return direct(array, target);
+        }
+        Chunks refinement = commonRefinement(source, target);
+        if (refinement.equals(source) || refinement.equals(target)) {
+            // A pure merge or a pure split reads no more than it needs.
+            return direct(array, target);
+        }
+        return direct(intersect(array, refinement, true), target);
+    }
+
+    /**
+     * An upper bound of the elements one task of a one-step rechunk holds: the old blocks its new
+     * block overlaps, and the new block. Per axis the widest overlap and the widest new block are
+     * found apart, so this may overestimate, never underestimate.
+     */
+    static long largestTaskElements(Chunks source, Chunks target) {
+        long inputs = 1;
+        long output = 1;
+        for (int axis = 0; axis < source.ndim(); axis++) {
+            long[] sourceOffsets = source.offsets(axis);
+            long[] targetOffsets = target.offsets(axis);
+            long widestOverlap = 0;
+            int first = 0;
+            for (int block = 0; block + 1 < targetOffsets.length; block++) {
+                long start = targetOffsets[block];
+                long end = targetOffsets[block + 1];
+                while (first + 1 < sourceOffsets.length - 1 && sourceOffsets[first + 1] <= start) {
+                    first++;
+                }
+                int last = first;
+                while (last + 1 < sourceOffsets.length - 1 && sourceOffsets[last + 1] < end) {
+                    last++;
+                }
+                widestOverlap = Math.max(widestOverlap, sourceOffsets[last + 1] - sourceOffsets[first]);
+            }
+            inputs = Math.multiplyExact(inputs, widestOverlap);
+            output = Math.multiplyExact(output, Arrays.stream(target.axis(axis)).max().orElse(0));
+        }
+        return inputs + output;
+    }
+
+    /** The chunks with every boundary of both: each of their blocks lies in one block of either. */
+    static Chunks commonRefinement(Chunks first, Chunks second) {
+        long[][] lengths = new long[first.ndim()][];
+        for (int axis = 0; axis < lengths.length; axis++) {
+            TreeSet<Long> boundaries = new TreeSet<>();
+            for (long offset : first.offsets(axis)) {
+                boundaries.add(offset);
+            }
+            for (long offset : second.offsets(axis)) {
+                boundaries.add(offset);
+            }
+            long[] axisLengths = new long[Math.max(1, boundaries.size() - 1)];
+            int block = 0;
+            Long previous = null;
+            for (long boundary : boundaries) {
+                if (previous != null) {
+                    axisLengths[block++] = boundary - previous;
+                }
+                previous = boundary;
+            }
+            lengths[axis] = axisLengths;
+        }
+        return Chunks.of(lengths);
+    }
+
+    private static long largestBlock(Chunks chunks) {
+        long size = 1;
+        for (long length : chunks.largestBlock()) {
+            size = Math.multiplyExact(size, length);
+        }
+        return size;
+    }
+
+    /**
+     * Rechunks in one step by intersection, with no plan: every new block is one task that joins
+     * views of the old blocks it overlaps. Cheap where each new block overlaps few old blocks.
+     */
+    public static ChunkedArray direct(ChunkedArray array, Chunks target) {
+        Chunks source = array.chunks();
+        if (source.equals(target)) {
+            return array;
+        }
+        source.requireKnownShape("rechunk");
+        target.requireShape(source.shape());
+        return intersect(array, target, false);
+    }
+
+    /**
+     * The intersection step; with {@code copyPieces}, a piece smaller than its old block is its own
+     * task holding a copy, so that the tasks reading it do not hold the whole old block.
+     */
+    private static ChunkedArray intersect(ChunkedArray array, Chunks target, boolean copyPieces) {
+        Chunks source = array.chunks();
         int ndim = source.ndim();
         long[][] sourceOffsets = new long[ndim][];
         long[][] targetOffsets = new long[ndim][];
@@ -58,14 +230,14 @@ public final class Rechunk {
             sourceOffsets[axis] = source.offsets(axis);
             targetOffsets[axis] = target.offsets(axis);
         }
-        String name = Tokens.name("rechunk-merge", array.name(), target);
+        String name = Tokens.name(copyPieces ? "rechunk-split" : "rechunk-merge", array.name(), target);
         Map<Key, Task> tasks = new LinkedHashMap<>();
         BlockGrid.forEach(target.blockCounts(), index -> {
             List<List<Piece>> overlaps = new ArrayList<>(ndim);
             for (int axis = 0; axis < ndim; axis++) {
                 overlaps.add(overlapping(sourceOffsets[axis], targetOffsets[axis][index[axis]], targetOffsets[axis][index[axis] + 1]));
             }
-            tasks.put(Key.of(name, index), assembly(array, overlaps, new int[ndim], new long[ndim], new long[ndim], 0));
+            tasks.put(Key.of(name, index), assembly(array, overlaps, new int[ndim], new long[ndim], new long[ndim], 0, copyPieces));
         });
         return new ChunkedArray(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, target, array.meta());
     }
@@ -90,22 +262,23 @@ public final class Rechunk {
     }
 
     /** Nested joins (outermost axis first) of the slices of the overlapped blocks. */
-    private static Task assembly(ChunkedArray array, List<List<Piece>> overlaps, int[] block, long[] from, long[] length, int axis) {
+    private static Task assembly(ChunkedArray array, List<List<Piece>> overlaps, int[] block, long[] from, long[] length, int axis, boolean copyPieces) {
         if (axis == overlaps.size()) {
-            return Task.call(new Slice(from.clone(), length.clone()), array.key(block.clone()));
+            boolean whole = Arrays.equals(length, array.chunks().blockShape(block));
+            return Task.call(new Slice(from.clone(), length.clone(), copyPieces && !whole), array.key(block.clone()));
         }
         List<Task> parts = new ArrayList<>();
         for (Piece piece : overlaps.get(axis)) {
             block[axis] = piece.block();
             from[axis] = piece.from();
             length[axis] = piece.length();
-            parts.add(assembly(array, overlaps, block, from, length, axis + 1));
+            parts.add(assembly(array, overlaps, block, from, length, axis + 1, copyPieces));
         }
         return parts.size() == 1 ? parts.getFirst() : Task.call(new Join(axis), new Task.TaskList(parts));
     }
 
-    /** A view of part of a block. */
-    record Slice(long[] from, long[] length) implements TaskFunction {
+    /** Part of a block: a view, or with {@code copy} a copy that does not keep the whole block alive. */
+    record Slice(long[] from, long[] length, boolean copy) implements TaskFunction {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -117,28 +290,28 @@ public final class Rechunk {
                     block = block.slice(axis, from[axis], 1, length[axis]);
                 }
             }
-            return block;
+            return copy ? block.copy() : block;
         }
 
         @Override
         public String displayName() {
-            return "getitem";
+            return copy ? "rechunk-split" : "getitem";
         }
 
-        /** A view costs nothing: readers may take it themselves. */
+        /** A view costs nothing: readers may take it themselves. A copy is a task of its own. */
         @Override
         public boolean isCheap() {
-            return true;
+            return !copy;
         }
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Slice slice && Arrays.equals(from, slice.from) && Arrays.equals(length, slice.length);
+            return other instanceof Slice slice && Arrays.equals(from, slice.from) && Arrays.equals(length, slice.length) && copy == slice.copy;
         }
 
         @Override
         public int hashCode() {
-            return Arrays.hashCode(from) * 31 + Arrays.hashCode(length);
+            return (Arrays.hashCode(from) * 31 + Arrays.hashCode(length)) * 2 + (copy ? 1 : 0);
         }
     }
 

@@ -1,0 +1,147 @@
+package org.tessera.array.linalg;
+
+import java.io.Serial;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.blockwise.BlockFunction;
+import org.tessera.array.blockwise.Blockwise;
+import org.tessera.array.blockwise.ChunkUnification;
+import org.tessera.array.reduction.ReductionKind;
+import org.tessera.array.reduction.TreeReduction;
+import org.tessera.array.reshape.Reshape;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.ufunc.Reductions.Options;
+import org.tessera.ndarray.ufunc.Statistics;
+
+/**
+ * A contraction of chunked arrays in index notation, as Dask builds matmul, tensordot and einsum:
+ * a blockwise product in which the contracted letters stay as extra output axes (one block of
+ * length 1 per block of the contracted axis), so each task multiplies one block of each operand
+ * with the in-memory BLAS path; then a tree reduction adds the partial products along those axes,
+ * {@code splitEvery} at a time. No task ever holds a whole row of blocks, so memory stays bounded
+ * however long the contracted axes are (Dask's reason for not concatenating, dask#6874).
+ *
+ * <p>Partial products are added in the result dtype, as NumPy's matmul accumulates: booleans stay
+ * booleans (add is logical or) and small integers wrap as they do in one product.
+ */
+public final class Contraction {
+    private Contraction() {
+    }
+
+    /**
+     * @param operands      the chunked inputs
+     * @param indices       the letters of each operand's axes; a letter shared by operands is one index
+     * @param output        the letters of the result's axes; letters only on inputs are contracted
+     * @param blockProduct  the in-memory product of one block of each operand, contracted letters
+     *                      summed, axes in {@code output} order
+     * @param dtype         the result dtype
+     * @param splitEvery    how many partial products one task of the tree adds
+     */
+    public static ChunkedArray contract(String label, List<ChunkedArray> operands, List<String> indices, String output, BlockFunction blockProduct,
+                                        DType dtype, int splitEvery) {
+        if (operands.size() != indices.size()) {
+            throw new IllegalArgumentException(label + ": " + operands.size() + " operands but " + indices.size() + " index patterns " + indices);
+        }
+        String contracted = contractedLetters(indices, output);
+        String partialLetters = output + contracted;
+        Blockwise.Builder product = Blockwise.of(label, contracted.isEmpty() ? blockProduct : new WithUnitAxes(blockProduct, contracted.length()),
+                partialLetters);
+        for (int operand = 0; operand < operands.size(); operand++) {
+            product.input(operands.get(operand), indices.get(operand));
+        }
+        for (char letter : contracted.toCharArray()) {
+            long[] ones = new long[blockCount(operands, indices, letter)];
+            Arrays.fill(ones, 1);
+            product.adjustChunks(letter, ones);
+        }
+        ChunkedArray partials = product.meta(ChunkedArray.metaOf(dtype, partialLetters.length())).build();
+        if (contracted.isEmpty()) {
+            return partials;
+        }
+        int[] summed = new int[contracted.length()];
+        boolean oneBlockEach = true;
+        for (int position = 0; position < summed.length; position++) {
+            summed[position] = output.length() + position;
+            oneBlockEach &= partials.chunks().blockCount(summed[position]) == 1;
+        }
+        if (oneBlockEach) {
+            // One partial product per output block is already the sum: drop the unit axes (views).
+            return Reshape.reshape(partials, Arrays.copyOf(partials.shape(), output.length()));
+        }
+        return TreeReduction.reduce(partials, new Addition(dtype), summed, false, splitEvery, ChunkedArray.metaOf(dtype, output.length()));
+    }
+
+    /** Letters on some input but not on the output, in order of first appearance. */
+    static String contractedLetters(List<String> indices, String output) {
+        StringBuilder contracted = new StringBuilder();
+        for (String letters : indices) {
+            for (char letter : letters.toCharArray()) {
+                if (output.indexOf(letter) < 0 && contracted.indexOf(String.valueOf(letter)) < 0) {
+                    contracted.append(letter);
+                }
+            }
+        }
+        return contracted.toString();
+    }
+
+    /** The number of blocks along {@code letter} once blockwise has unified the operands' chunks. */
+    private static int blockCount(List<ChunkedArray> operands, List<String> indices, char letter) {
+        List<long[]> candidates = new ArrayList<>();
+        for (int operand = 0; operand < operands.size(); operand++) {
+            String letters = indices.get(operand);
+            for (int axis = 0; axis < letters.length(); axis++) {
+                if (letters.charAt(axis) == letter) {
+                    candidates.add(operands.get(operand).chunks().axis(axis));
+                }
+            }
+        }
+        return ChunkUnification.common(candidates).length;
+    }
+
+    /** The block product with a trailing axis of length 1 per contracted letter, where the tree reduction adds. */
+    record WithUnitAxes(BlockFunction product, int count) implements BlockFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public NDArray apply(List<Object> arguments) throws Exception {
+            NDArray result = product.apply(arguments);
+            long[] shape = Arrays.copyOf(result.shape(), result.ndim() + count);
+            Arrays.fill(shape, result.ndim(), shape.length, 1);
+            return result.reshape(shape);
+        }
+    }
+
+    /**
+     * Addition of partial products in one dtype: each block is its own partial (it already has
+     * length 1 along the summed axes), groups are added.
+     */
+    record Addition(DType dtype) implements ReductionKind {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String name() {
+            return "sum-of-products";
+        }
+
+        @Override
+        public NDArray[] chunk(NDArray block, int[] axes, BlockPlace place) {
+            return new NDArray[] {block};
+        }
+
+        @Override
+        public NDArray[] combine(NDArray[] joined, int[] axes) {
+            return new NDArray[] {Statistics.sum(joined[0], new Options(axes, dtype, true, null, null))};
+        }
+
+        @Override
+        public NDArray finish(NDArray[] joined, int[] axes, boolean keepdims) {
+            return Statistics.sum(joined[0], new Options(axes, dtype, keepdims, null, null));
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package org.tessera.array.slicing;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.tessera.array.BlockGrid;
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.Tokens;
+import org.tessera.array.chunks.Chunks;
+import org.tessera.graph.Key;
+import org.tessera.graph.Task;
+import org.tessera.graph.layer.MaterializedLayer;
+
+/**
+ * Integers, slices and new axes over a chunked array (Dask's {@code slice_slices_and_integers} and
+ * {@code slice_with_newaxes}): the axes are planned independently ({@link AxisPlan}), and every
+ * output block is a view of the one input block its pieces come from.
+ */
+final class BasicSlicing {
+    private BasicSlicing() {
+    }
+
+    /** The array after {@code selectors} (no gathered ones); the array itself when they select everything. */
+    static ChunkedArray apply(ChunkedArray array, List<AxisSelector> selectors, List<Object> tokenParts) {
+        if (selectors.stream().allMatch(AxisSelector.Whole.class::isInstance)) {
+            return array;
+        }
+        Chunks chunks = array.chunks();
+        List<List<AxisPlan.Piece>> pieces = new ArrayList<>(selectors.size());
+        int[] inputAxis = new int[selectors.size()];
+        List<long[]> outputChunks = new ArrayList<>();
+        int axis = 0;
+        for (int position = 0; position < selectors.size(); position++) {
+            AxisSelector selector = selectors.get(position);
+            if (selector instanceof AxisSelector.Insert) {
+                inputAxis[position] = -1;
+                pieces.add(List.of(new AxisPlan.Piece(0, new BlockSlice.Insert(), 1)));
+            } else {
+                inputAxis[position] = axis;
+                pieces.add(AxisPlan.pieces(chunks.axis(axis), selector));
+                axis++;
+            }
+            if (!(selector instanceof AxisSelector.Point)) {
+                outputChunks.add(pieces.getLast().stream().mapToLong(AxisPlan.Piece::length).toArray());
+            }
+        }
+        String name = Tokens.name("getitem", array.name(), selectors.stream().map(Object::toString).toList(), tokenParts);
+        int[] pieceCounts = pieces.stream().mapToInt(List::size).toArray();
+        Map<Key, Task> tasks = new LinkedHashMap<>();
+        BlockGrid.forEach(pieceCounts, choice -> {
+            int[] input = new int[array.ndim()];
+            int[] output = new int[outputChunks.size()];
+            List<BlockSlice.Step> steps = new ArrayList<>(choice.length);
+            int outputAxis = 0;
+            for (int position = 0; position < choice.length; position++) {
+                AxisPlan.Piece piece = pieces.get(position).get(choice[position]);
+                steps.add(piece.step());
+                if (inputAxis[position] >= 0) {
+                    input[inputAxis[position]] = piece.block();
+                }
+                if (!(selectors.get(position) instanceof AxisSelector.Point)) {
+                    output[outputAxis++] = choice[position];
+                }
+            }
+            Task task = steps.stream().allMatch(BlockSlice.Keep.class::isInstance) ? Task.ref(array.key(input))
+                    : Task.call(new BlockSlice(steps), array.key(input));
+            tasks.put(Key.of(name, output), task);
+        });
+        Chunks result = Chunks.of(outputChunks.toArray(long[][]::new));
+        return new ChunkedArray(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, result,
+                ChunkedArray.metaOf(array.dtype(), result.ndim()));
+    }
+}

@@ -1,0 +1,76 @@
+package org.tessera.array.slicing;
+
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.List;
+
+import org.tessera.graph.TaskFunction;
+import org.tessera.ndarray.NDArray;
+
+/**
+ * Basic indexing of one block: a view made of one step per block axis (plus new axes), in index
+ * order. Views cost nothing, so the task is cheap and the optimiser may inline it into its readers.
+ */
+record BlockSlice(List<Step> steps) implements TaskFunction {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    BlockSlice {
+        steps = List.copyOf(steps);
+    }
+
+    /** What happens to one block axis. */
+    sealed interface Step extends Serializable {
+    }
+
+    /** The axis stays as it is. */
+    record Keep() implements Step {
+    }
+
+    /** Elements {@code start}, {@code start + step}, ... ({@code count} of them). */
+    record Range(long start, long step, long count) implements Step {
+    }
+
+    /** One position; the axis goes. */
+    record At(long position) implements Step {
+    }
+
+    /** A new axis of length 1. */
+    record Insert() implements Step {
+    }
+
+    @Override
+    public Object apply(List<Object> arguments) {
+        return view((NDArray) arguments.getFirst(), steps);
+    }
+
+    /** The view of {@code block} that {@code steps} select (writeable when the block is). */
+    static NDArray view(NDArray block, List<Step> steps) {
+        NDArray result = block;
+        int axis = 0;
+        for (Step step : steps) {
+            switch (step) {
+                case Keep ignored -> axis++;
+                case Range range -> {
+                    if (range.start() != 0 || range.step() != 1 || range.count() != result.shape(axis)) {
+                        result = result.slice(axis, range.start(), range.step(), range.count());
+                    }
+                    axis++;
+                }
+                case At at -> result = result.take(axis, at.position());
+                case Insert ignored -> result = result.expandDims(axis++);
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public String displayName() {
+        return "getitem";
+    }
+
+    @Override
+    public boolean isCheap() {
+        return true;
+    }
+}

@@ -1,0 +1,132 @@
+package org.tessera.array;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.tessera.array.MethodOracle.FLOATS;
+import static org.tessera.array.MethodOracle.INTEGERS;
+import static org.tessera.array.MethodOracle.assertMatches;
+import static org.tessera.array.MethodOracle.chunked;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.tessera.array.chunks.ChunkSpec;
+import org.tessera.array.chunks.Chunks;
+import org.tessera.array.linalg.ChunkedProducts;
+import org.tessera.graph.Key;
+import org.tessera.graph.TaskGraph;
+import org.tessera.graph.layer.Layer;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.error.ShapeMismatchException;
+import org.tessera.ndarray.ufunc.Ufuncs;
+
+/** matmul, dot, tensordot, outer and einsum on chunked arrays against the NDArray layer. */
+class ChunkedArrayProductsTest {
+    /** 9 x 5 values, to multiply FLOATS (7 x 9) from the right. */
+    private static final NDArray RIGHT = Ufuncs.SUBTRACT.apply(Ufuncs.MULTIPLY.apply(NDArrays.arange(45).reshape(9, 5), 0.25), 3.0);
+
+    @ParameterizedTest
+    @MethodSource("org.tessera.array.MethodOracle#chunkings")
+    void matrixProducts(ChunkSpec spec) {
+        ChunkedArray a = chunked(FLOATS, spec);
+        ChunkedArray b = chunked(RIGHT, ChunkSpec.of(2, 3));
+        ChunkedArray integers = chunked(INTEGERS, spec);
+        NDArray vector = NDArrays.arange(9).astype(DType.FLOAT64);
+        ChunkedArray chunkedVector = chunked(vector, ChunkSpec.size(4));
+        assertMatches("matmul", NDArrays.matmul(FLOATS, RIGHT), a.matmul(b));
+        assertMatches("matmul int64", NDArrays.matmul(INTEGERS, INTEGERS.transpose()), integers.matmul(integers.T()));
+        assertMatches("matrix @ vector", NDArrays.matmul(FLOATS, vector), a.matmul(chunkedVector));
+        assertMatches("vector @ matrix", NDArrays.matmul(vector, RIGHT), chunkedVector.matmul(b));
+        assertMatches("vector @ vector", NDArrays.matmul(vector, vector), chunkedVector.matmul(chunkedVector));
+        assertMatches("dot", NDArrays.dot(FLOATS, RIGHT), a.dot(b));
+        assertMatches("dot with a vector", NDArrays.dot(FLOATS, vector), a.dot(chunkedVector));
+        assertMatches("tensordot, 1 axis", NDArrays.tensordot(FLOATS, RIGHT, 1), ChunkedProducts.tensordot(a, b, 1));
+        assertMatches("tensordot, both axes", NDArrays.tensordot(FLOATS, FLOATS, 2), ChunkedProducts.tensordot(a, a, 2));
+        assertMatches("tensordot, axis lists", NDArrays.tensordot(FLOATS, INTEGERS, new int[] {0}, new int[] {0}),
+                ChunkedProducts.tensordot(a, integers, new int[] {0}, new int[] {-2}));
+        assertMatches("outer", NDArrays.outer(FLOATS, vector), ChunkedProducts.outer(a, chunkedVector));
+    }
+
+    @ParameterizedTest
+    @MethodSource("org.tessera.array.MethodOracle#chunkings")
+    void einsumForTheCommonSubscripts(ChunkSpec spec) {
+        ChunkedArray a = chunked(FLOATS, spec);
+        ChunkedArray b = chunked(RIGHT, ChunkSpec.of(4, 2));
+        NDArray square = NDArrays.matmul(FLOATS, FLOATS.transpose());
+        ChunkedArray chunkedSquare = chunked(square, ChunkSpec.of(3, 3));
+        assertMatches("ij,jk->ik", NDArrays.einsum("ij,jk->ik", FLOATS, RIGHT), ChunkedProducts.einsum("ij,jk->ik", a, b));
+        assertMatches("ij,jk (implicit)", NDArrays.einsum("ij,jk", FLOATS, RIGHT), ChunkedProducts.einsum("ij,jk", a, b));
+        assertMatches("ij->ji", NDArrays.einsum("ij->ji", FLOATS), ChunkedProducts.einsum("ij->ji", a));
+        assertMatches("ij->", NDArrays.einsum("ij->", FLOATS), ChunkedProducts.einsum("ij->", a));
+        assertMatches("ij,ij->i", NDArrays.einsum("ij,ij->i", FLOATS, FLOATS), ChunkedProducts.einsum("ij,ij->i", a, a));
+        assertMatches("ii->i", NDArrays.einsum("ii->i", square), ChunkedProducts.einsum("ii->i", chunkedSquare));
+        assertMatches("ii (trace)", NDArrays.einsum("ii", square), ChunkedProducts.einsum("ii", chunkedSquare));
+        assertMatches("i,j->ij", NDArrays.einsum("i,j->ij", FLOATS.ravel(), RIGHT.ravel()),
+                ChunkedProducts.einsum("i,j->ij", a.ravel(), b.ravel()));
+        NDArray batch = FLOATS.reshape(1, 7, 9);
+        NDArray batches = NDArrays.stack(java.util.List.of(RIGHT, RIGHT), 0);
+        assertMatches("...ij,...jk->...ik", NDArrays.einsum("...ij,...jk->...ik", batch, batches),
+                ChunkedProducts.einsum("...ij,...jk->...ik", a.reshape(1, 7, 9), chunked(batches, ChunkSpec.of(1, 4, 2))));
+        assertMatches("bij,bjk->bik", NDArrays.matmul(batch, batches).reshape(2, 7, 5).copy(),
+                ChunkedProducts.einsum("bij,bjk->bik", chunked(NDArrays.concatenate(java.util.List.of(batch, batch), 0), ChunkSpec.of(1, 3, 4)),
+                        chunked(batches, ChunkSpec.of(2, 5, 2))));
+    }
+
+    @Test
+    void batchAxesBroadcastAndKeepDasksChunks() {
+        NDArray left = Ufuncs.MULTIPLY.apply(NDArrays.arange(24).reshape(1, 4, 6), 0.5);
+        NDArray right = Ufuncs.ADD.apply(NDArrays.arange(60).reshape(2, 6, 5), 1.0);
+        ChunkedArray a = chunked(left, ChunkSpec.of(1, 3, 4));
+        ChunkedArray b = chunked(right, ChunkSpec.of(1, 2, 2));
+        ChunkedArray product = a.matmul(b);
+        assertEquals(Chunks.of(new long[] {1, 1}, new long[] {3, 1}, new long[] {2, 2, 1}), product.chunks());
+        assertMatches("broadcast batch", NDArrays.matmul(left, right), product);
+    }
+
+    @Test
+    void booleanProductsStayBoolean() {
+        NDArray left = Ufuncs.GREATER.apply(FLOATS, 3.0);
+        NDArray right = Ufuncs.LESS.apply(RIGHT, 0.0);
+        assertMatches("bool @ bool", NDArrays.matmul(left, right), chunked(left, ChunkSpec.size(2)).matmul(chunked(right, ChunkSpec.size(2))));
+    }
+
+    @Test
+    void partialProductsAreAddedAsATreeOfBoundedFanIn() {
+        NDArray left = Ufuncs.MULTIPLY.apply(NDArrays.arange(4 * 64).reshape(4, 64), 0.5);
+        NDArray right = Ufuncs.SUBTRACT.apply(NDArrays.arange(64 * 3).reshape(64, 3), 7.0);
+        ChunkedArray product = ChunkedProducts.matmul(chunked(left, ChunkSpec.of(4, 4)), chunked(right, ChunkSpec.of(4, 3)), 4);
+        assertMatches("16 contracted blocks", NDArrays.matmul(left, right), product);
+        // Layers: the products (16 tasks), then the tree: 4 partial sums of 4, then one of 4.
+        TaskGraph tasks = product.graph().materialize();
+        int summingTasks = 0;
+        for (Layer layer : product.graph().layers().values()) {
+            if (!layer.name().startsWith("sum-of-products")) {
+                continue;
+            }
+            for (Key key : layer.keys()) {
+                int inputs = tasks.dependencies(key).size();
+                assertTrue(inputs <= 4, key + " adds " + inputs + " partial products");
+                summingTasks++;
+            }
+        }
+        assertEquals(16 + 4 + 1, summingTasks);
+    }
+
+    @Test
+    void badOperandsAreRefusedAsNumPyRefusesThem() {
+        ChunkedArray a = chunked(FLOATS, ChunkSpec.of(3, 4));
+        ChunkedArray scalar = chunked(NDArrays.array(2.0).reshape(), ChunkSpec.whole());
+        assertThrows(ShapeMismatchException.class, () -> a.matmul(a));
+        assertThrows(IllegalArgumentException.class, () -> a.matmul(scalar));
+        assertThrows(ShapeMismatchException.class, () -> chunked(NDArrays.zeros(DType.FLOAT64, 2, 7, 9), ChunkSpec.size(3))
+                .matmul(chunked(NDArrays.zeros(DType.FLOAT64, 3, 9, 2), ChunkSpec.size(3))));
+        assertThrows(ShapeMismatchException.class, () -> a.dot(a));
+        assertThrows(ShapeMismatchException.class, () -> ChunkedProducts.tensordot(a, a, new int[] {0}, new int[] {1}));
+        assertThrows(IllegalArgumentException.class, () -> ChunkedProducts.einsum("ij,jk->ik", a));
+        assertThrows(IllegalArgumentException.class, () -> ChunkedProducts.einsum("ij->k", a));
+        assertMatches("dot with a 0-d operand", Ufuncs.MULTIPLY.apply(FLOATS, 2.0), a.dot(scalar));
+    }
+}
