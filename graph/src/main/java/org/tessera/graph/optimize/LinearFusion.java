@@ -1,6 +1,7 @@
 package org.tessera.graph.optimize;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
@@ -31,18 +32,39 @@ public final class LinearFusion {
      */
     public static TaskGraph fuse(TaskGraph graph, Collection<Key> keep) {
         Set<Key> kept = Set.copyOf(keep);
-        Map<Key, Set<Key>> dependencies = graph.dependencyMap();
-        Map<Key, Integer> readerCounts = HashMap.newHashMap(graph.size());
-        dependencies.values().forEach(reads -> reads.forEach(read -> readerCounts.merge(read, 1, Integer::sum)));
-        Map<Key, Key> absorbs = new HashMap<>();
-        dependencies.forEach((key, reads) -> {
-            if (reads.size() != 1) {
-                return;
+        // First the tasks that read a single key, without building a dependency set per task (a
+        // graph of 100,000 blocks has few of them, often none); then how many tasks read each of
+        // those keys.
+        Map<Key, Key> candidates = new HashMap<>();
+        List<Key> scratch = new ArrayList<>();
+        graph.tasks().forEach((key, task) -> {
+            scratch.clear();
+            task.collectDependencies(scratch);
+            Key input = scratch.isEmpty() ? null : scratch.getFirst();
+            if (input != null && allEqual(scratch, input) && graph.contains(input) && !kept.contains(input)) {
+                candidates.put(key, input);
             }
-            Key input = reads.iterator().next();
-            // A key read twice would be computed twice once substituted.
-            if (graph.contains(input) && !kept.contains(input) && readerCounts.get(input) == 1
-                    && Rewrites.referenceCount(graph.task(key), input) == 1) {
+        });
+        if (candidates.isEmpty()) {
+            return graph;
+        }
+        Map<Key, Integer> readerCounts = new HashMap<>();
+        candidates.values().forEach(input -> readerCounts.put(input, 0));
+        Set<Key> distinct = new HashSet<>();
+        graph.tasks().values().forEach(task -> {
+            scratch.clear();
+            task.collectDependencies(scratch);
+            distinct.clear();
+            for (Key read : scratch) {
+                if (readerCounts.containsKey(read) && distinct.add(read)) {
+                    readerCounts.merge(read, 1, Integer::sum);
+                }
+            }
+        });
+        Map<Key, Key> absorbs = new HashMap<>();
+        // A key read twice would be computed twice once substituted.
+        candidates.forEach((key, input) -> {
+            if (readerCounts.get(input) == 1 && Rewrites.referenceCount(graph.task(key), input) == 1) {
                 absorbs.put(key, input);
             }
         });
@@ -55,6 +77,15 @@ public final class LinearFusion {
             resolveChain(key, absorbs, fused, resolved);
         }
         return Rewrites.rebuild(graph, fused, new HashSet<>(absorbs.values()));
+    }
+
+    private static boolean allEqual(List<Key> keys, Key first) {
+        for (Key key : keys) {
+            if (!key.equals(first)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Substitutes along the chain that ends at {@code end}, from its first unresolved link upwards. */
