@@ -1,0 +1,114 @@
+package org.tessera.io.codec;
+
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * Blosc 1 frames: a shuffle filter, then an inner compressor, over blocks of the chunk. Encoding
+ * and decoding run c-blosc 1.21 through the JNI library {@code com.scalableminds:blosc-java}, which
+ * bundles it for Linux x86-64, macOS and Windows; on other platforms using this codec is an
+ * UnsupportedOperationException naming the platform.
+ *
+ * @param compressorName the inner compressor: lz4, lz4hc, blosclz, zstd or zlib (c-blosc's names;
+ *                       snappy is not built into the bundled library)
+ * @param level          0 (no compression) to 9
+ * @param shuffle        the filter applied before compressing
+ * @param typeSize       bytes per element for shuffling, or 0 to shuffle by the array's item size
+ * @param blockSize      bytes per block, or 0 to let Blosc choose
+ */
+public record Blosc(String compressorName, int level, Shuffle shuffle, int typeSize, int blockSize) implements ByteCodec {
+
+    /** Blosc's filters; numcodecs numbers them -1 (auto), 0, 1 and 2. */
+    public enum Shuffle {
+        /** Bit shuffle for 1-byte items, byte shuffle otherwise (numcodecs' AUTOSHUFFLE, -1). */
+        AUTO(-1),
+        NONE(0),
+        BYTE(1),
+        BIT(2);
+
+        private final int code;
+
+        Shuffle(int code) {
+            this.code = code;
+        }
+
+        /** numcodecs' number for the filter, as Zarr v2 metadata stores it. */
+        public int code() {
+            return code;
+        }
+
+        public static Shuffle fromCode(int code) {
+            for (Shuffle shuffle : values()) {
+                if (shuffle.code == code) {
+                    return shuffle;
+                }
+            }
+            throw new IllegalArgumentException("blosc: unknown shuffle " + code + " (expected -1, 0, 1 or 2)");
+        }
+    }
+
+    public Blosc {
+        compressorName = compressorName.toLowerCase(Locale.ROOT);
+        if (!java.util.List.of("lz4", "lz4hc", "blosclz", "zstd", "zlib").contains(compressorName)) {
+            throw new IllegalArgumentException("blosc: compressor '" + compressorName + "' is not supported (expected lz4, lz4hc, blosclz, zstd or zlib)");
+        }
+        if (level < 0 || level > 9) {
+            throw new IllegalArgumentException("blosc: level must be between 0 and 9, got " + level);
+        }
+        if (typeSize < 0 || blockSize < 0) {
+            throw new IllegalArgumentException("blosc: type size " + typeSize + " and block size " + blockSize + " must not be negative");
+        }
+    }
+
+    /** numcodecs' default: lz4 at level 5 with byte shuffle. */
+    public static Blosc defaults() {
+        return new Blosc("lz4", 5, Shuffle.BYTE, 0, 0);
+    }
+
+    @Override
+    public byte[] encode(byte[] data, int itemSize) throws IOException {
+        int elementSize = typeSize > 0 ? typeSize : Math.max(itemSize, 1);
+        Shuffle effective = shuffle == Shuffle.AUTO ? (elementSize == 1 ? Shuffle.BIT : Shuffle.BYTE) : shuffle;
+        Native.require();
+        try {
+            return com.scalableminds.bloscjava.Blosc.compress(data, elementSize, com.scalableminds.bloscjava.Blosc.Compressor.fromString(compressorName),
+                    level, com.scalableminds.bloscjava.Blosc.Shuffle.fromInt(effective.code()), blockSize, 1);
+        } catch (RuntimeException failure) {
+            throw new IOException("blosc (" + compressorName + ", " + effective + " shuffle): cannot encode " + data.length + " bytes: " + failure.getMessage(), failure);
+        }
+    }
+
+    @Override
+    public byte[] decode(byte[] data) throws IOException {
+        if (data.length < 16) {
+            throw new IOException("blosc: " + data.length + " bytes are too few for the 16-byte Blosc header");
+        }
+        Native.require();
+        try {
+            return com.scalableminds.bloscjava.Blosc.decompress(data, 1);
+        } catch (RuntimeException failure) {
+            throw new IOException("blosc: cannot decode " + data.length + " bytes: " + failure.getMessage(), failure);
+        }
+    }
+
+    /** Loads the JNI library once, and turns a platform without it into a clear error. */
+    private static final class Native {
+        private static final Throwable LOAD_FAILURE = load();
+
+        private static Throwable load() {
+            try {
+                Class.forName("com.scalableminds.bloscjava.Blosc", true, Blosc.class.getClassLoader());
+                return null;
+            } catch (ClassNotFoundException | LinkageError | RuntimeException failure) {
+                return failure;
+            }
+        }
+
+        static void require() {
+            if (LOAD_FAILURE != null) {
+                throw new UnsupportedOperationException("blosc: the native c-blosc library of com.scalableminds:blosc-java cannot be loaded on "
+                        + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ": " + LOAD_FAILURE, LOAD_FAILURE);
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package org.tessera.io.zarr;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.layout.Order;
+
+/**
+ * The raw bytes of a chunk: its elements in C or F order, each in a given byte order. NDArrays
+ * hold native little-endian data, so big-endian chunks are swapped element part by element part
+ * (a complex number swaps its two halves separately, as NumPy does).
+ */
+final class ChunkBytes {
+    private ChunkBytes() {
+    }
+
+    /** The bytes of {@code array} laid out in {@code order}, each element in {@code byteOrder}. */
+    static byte[] encode(NDArray array, ByteOrder byteOrder, Order order) {
+        NDArray contiguous = order == Order.F ? array.asfortranarray() : array.ascontiguousarray();
+        long byteSize = contiguous.byteSize();
+        if (byteSize > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a chunk of shape " + Arrays.toString(array.shape()) + " and dtype " + array.dtype()
+                    + " holds " + byteSize + " bytes, more than one chunk may hold (2 GiB); choose smaller chunks");
+        }
+        byte[] bytes = new byte[(int) byteSize];
+        MemorySegment.copy(contiguous.segment(), contiguous.byteOffset(), MemorySegment.ofArray(bytes), 0, byteSize);
+        if (byteOrder == ByteOrder.BIG_ENDIAN) {
+            swap(bytes, array.dtype().realType().byteSize());
+        }
+        return bytes;
+    }
+
+    /** A new array of {@code shape} from chunk bytes; {@code where} names the chunk in messages. */
+    static NDArray decode(byte[] bytes, DType dtype, long[] shape, ByteOrder byteOrder, Order order, String where) throws IOException {
+        long elements = 1;
+        for (long length : shape) {
+            elements *= length;
+        }
+        long expected = elements * dtype.byteSize();
+        if (bytes.length != expected) {
+            throw new ZarrFormatException(where + ": decoded to " + bytes.length + " bytes, but a chunk of shape " + Arrays.toString(shape)
+                    + " and dtype " + dtype + " has " + expected);
+        }
+        if (byteOrder == ByteOrder.BIG_ENDIAN) {
+            swap(bytes, dtype.realType().byteSize());
+        }
+        NDArray result = NDArray.zeros(dtype, order, shape);
+        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, result.segment(), result.byteOffset(), expected);
+        return result;
+    }
+
+    /** Reverses the byte order of every part of {@code partSize} bytes, in place. */
+    static void swap(byte[] bytes, int partSize) {
+        MemorySegment segment = MemorySegment.ofArray(bytes);
+        long end = bytes.length - partSize;
+        switch (partSize) {
+            case 1 -> {
+            }
+            case 2 -> {
+                for (long offset = 0; offset <= end; offset += 2) {
+                    segment.set(ValueLayout.JAVA_SHORT_UNALIGNED, offset, Short.reverseBytes(segment.get(ValueLayout.JAVA_SHORT_UNALIGNED, offset)));
+                }
+            }
+            case 4 -> {
+                for (long offset = 0; offset <= end; offset += 4) {
+                    segment.set(ValueLayout.JAVA_INT_UNALIGNED, offset, Integer.reverseBytes(segment.get(ValueLayout.JAVA_INT_UNALIGNED, offset)));
+                }
+            }
+            case 8 -> {
+                for (long offset = 0; offset <= end; offset += 8) {
+                    segment.set(ValueLayout.JAVA_LONG_UNALIGNED, offset, Long.reverseBytes(segment.get(ValueLayout.JAVA_LONG_UNALIGNED, offset)));
+                }
+            }
+            default -> throw new IllegalArgumentException("no byte swap for parts of " + partSize + " bytes");
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package org.tessera.io.zarr;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.chunks.ChunkSpec;
+import org.tessera.array.creation.Creation;
+import org.tessera.io.ChunkedStore;
+import org.tessera.io.StoreOptions;
+import org.tessera.io.StoreReport;
+import org.tessera.io.store.DirectoryStore;
+import org.tessera.io.store.Store;
+
+/**
+ * Zarr arrays as chunked arrays: open, read as a {@link ChunkedArray}, and store one into a Zarr
+ * array, as Dask's {@code from_zarr} and {@code to_zarr}.
+ *
+ * <pre>{@code
+ * ChunkedArray x = Zarr.fromZarr(Path.of("data.zarr"));          // one block per stored chunk
+ * Zarr.toZarr(x.multiply(2), Path.of("twice.zarr"), 1000, 1000);  // v2, Blosc lz4, like zarr-python
+ * }</pre>
+ */
+public final class Zarr {
+    private Zarr() {
+    }
+
+    /** The array stored in {@code directory} (a directory holding {@code .zarray} or {@code zarr.json}). */
+    public static ZarrArray open(Path directory) throws IOException {
+        return ZarrArray.open(DirectoryStore.open(directory), "");
+    }
+
+    /** The array at {@code path} inside the hierarchy in {@code directory}. */
+    public static ZarrArray open(Path directory, String path) throws IOException {
+        return ZarrArray.open(DirectoryStore.open(directory), path);
+    }
+
+    public static ZarrGroup openGroup(Path directory) throws IOException {
+        return ZarrGroup.open(DirectoryStore.open(directory), "");
+    }
+
+    /** A chunked array with one block per stored chunk; each block reads only its chunk. */
+    public static ChunkedArray fromZarr(Path directory) throws IOException {
+        return fromZarr(open(directory));
+    }
+
+    public static ChunkedArray fromZarr(ZarrArray array) {
+        return fromZarr(array, ChunkSpec.of(array.chunkShape()));
+    }
+
+    /** A chunked array in blocks given by {@code spec}; each block reads the chunks its region overlaps, and only those. */
+    public static ChunkedArray fromZarr(ZarrArray array, ChunkSpec spec) {
+        return Creation.fromSource(array, spec);
+    }
+
+    /**
+     * Stores {@code array} as a new Zarr v2 array in {@code directory}, in chunks of
+     * {@code chunkShape}, with zarr-python's defaults (Blosc lz4 with byte shuffle, fill value 0).
+     * Fails if the directory already holds a Zarr node.
+     */
+    public static ZarrArray toZarr(ChunkedArray array, Path directory, long... chunkShape) throws IOException {
+        ArrayMetadataV2 metadata = ArrayMetadataV2.of(array.chunks().requireKnownShape("toZarr"), chunkShape, array.dtype());
+        Store store = DirectoryStore.open(directory);
+        toZarr(array, store, "", metadata, StoreOptions.defaults());
+        return ZarrArray.open(store, "");
+    }
+
+    /**
+     * Stores {@code array} into the Zarr array at {@code path} of {@code store}, described by
+     * {@code metadata} (format 2 or 3; its shape must be the array's).
+     *
+     * <p>Without resume, the array is created (an existing node there is an error). With
+     * {@link StoreOptions#resume()}, an existing array is reopened, must have exactly
+     * {@code metadata}, and only its missing chunks are written; temporary files that an
+     * interrupted writer left in a directory store are removed first.
+     */
+    public static StoreReport toZarr(ChunkedArray array, Store store, String path, ArrayMetadata metadata, StoreOptions options) throws IOException {
+        long[] shape = array.chunks().requireKnownShape("toZarr");
+        if (!Arrays.equals(shape, metadata.shape())) {
+            throw new IllegalArgumentException("cannot store an array of shape " + Arrays.toString(shape) + " as a Zarr array of shape "
+                    + Arrays.toString(metadata.shape()));
+        }
+        ZarrArray target;
+        if (options.resume() && ZarrNodes.exists(store, org.tessera.io.store.StoreKeys.normalizePath(path))) {
+            target = ZarrArray.open(store, path);
+            if (!target.metadata().equals(metadata)) {
+                throw new IllegalArgumentException("cannot resume storing into " + target.describe() + ": it has metadata " + target.metadata()
+                        + " but the store asks for " + metadata);
+            }
+            if (store instanceof DirectoryStore directory) {
+                directory.deletePartialWrites(target.path());
+            }
+        } else {
+            target = ZarrArray.create(store, path, metadata, Map.of(), false);
+        }
+        return ChunkedStore.store(array, target, options);
+    }
+
+    /** Writes {@code array} into an existing Zarr array (see {@link ChunkedStore#store}). */
+    public static StoreReport store(ChunkedArray array, ZarrArray target) throws IOException {
+        return ChunkedStore.store(array, target, StoreOptions.defaults());
+    }
+
+    public static StoreReport store(ChunkedArray array, ZarrArray target, StoreOptions options) throws IOException {
+        return ChunkedStore.store(array, target, options);
+    }
+}
