@@ -103,6 +103,23 @@ public final class HighLevelGraph {
     }
 
     /**
+     * {@code keys} and every key of the same layer they read, directly or through each other: a
+     * layer may chain its own keys (a scan's carries), and the layers are visited once each.
+     */
+    private static Set<Key> readsWithinLayer(Layer layer, Set<Key> keys) {
+        Set<Key> closed = new HashSet<>(keys);
+        java.util.ArrayDeque<Key> pending = new java.util.ArrayDeque<>(keys);
+        while (!pending.isEmpty()) {
+            for (Key input : layer.inputKeys(pending.pop())) {
+                if (input.name().equals(layer.name()) && closed.add(input)) {
+                    pending.push(input);
+                }
+            }
+        }
+        return closed;
+    }
+
+    /**
      * The graph reduced to what {@code outputs} need, layer by layer from the last. A layer needed
      * whole is passed on whole, so culling a symbolic layer of a million blocks to all its blocks
      * neither lists its keys nor builds its tasks.
@@ -129,7 +146,7 @@ public final class HighLevelGraph {
                 kept.put(name, layer);
                 wholeLayers.addAll(dependencies(name));
             } else if (whole || keys != null) {
-                Layer culled = whole ? layer : layer.cull(keys);
+                Layer culled = whole ? layer : layer.cull(readsWithinLayer(layer, keys));
                 kept.put(name, culled);
                 for (Key key : culled.keys()) {
                     for (Key input : layer.inputKeys(key)) {

@@ -100,6 +100,21 @@ class HighLevelGraphTest {
         assertThrows(org.tessera.graph.GraphException.class, () -> graph.cull(List.of(Key.of("y", 300, 0))));
     }
 
+    /** A scan chains keys of one layer: culling to its last key must keep the whole chain. */
+    @Test
+    void cullingFollowsReadsWithinALayer() {
+        TaskFunction increment = TaskFunction.unary("increment", (Long value) -> value + 1);
+        Map<Key, Task> chain = new java.util.LinkedHashMap<>();
+        chain.put(Key.of("carry", 0), Task.literal(0L));
+        for (int block = 1; block < 5; block++) {
+            chain.put(Key.of("carry", block), Task.call(increment, Task.ref("carry", block - 1)));
+        }
+        HighLevelGraph graph = HighLevelGraph.empty().with(new MaterializedLayer("carry", chain), Set.of());
+        HighLevelGraph culled = graph.cull(List.of(Key.of("carry", 3)));
+        assertEquals(4, culled.taskCount());
+        assertEquals(3L, new SynchronousScheduler().get(culled.materialize(), Key.of("carry", 3)));
+    }
+
     private static long allocatedBytes() {
         return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
