@@ -16,14 +16,30 @@ import org.tessera.array.blockwise.Selection;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.linalg.ChunkedProducts;
+import org.tessera.array.linalg.ChunkedNorms;
+import org.tessera.array.linalg.ChunkedQr;
+import org.tessera.array.linalg.ChunkedSvd;
+import org.tessera.array.linalg.TallSkinny;
+import org.tessera.array.overlap.Boundary;
+import org.tessera.array.overlap.Overlap;
+import org.tessera.array.overlap.Overlap.OverlapFunction;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.render.ChunkSvg;
 import org.tessera.array.reduction.ChunkedStatistics;
 import org.tessera.array.reduction.ChunkedStatistics.Request;
+import org.tessera.array.reduction.CumulativeScan;
 import org.tessera.array.reshape.Reshape;
 import org.tessera.array.reshape.Transpose;
+import org.tessera.array.shape.AxisOrder;
+import org.tessera.array.shape.Differences;
+import org.tessera.array.shape.Dimensions;
+import org.tessera.array.shape.PadMode;
+import org.tessera.array.shape.Padding;
+import org.tessera.array.shape.Reordering;
+import org.tessera.array.shape.Repetition;
 import org.tessera.array.slicing.ChunkedIndex;
 import org.tessera.array.slicing.Slicing;
+import org.tessera.array.sorting.TopK;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -37,6 +53,7 @@ import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.decomposition.NormOrder;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.ufunc.Ufunc;
@@ -514,6 +531,11 @@ public final class ChunkedArray {
 
     public ChunkedArray cumprod(int axis) { return ChunkedStatistics.cumprod(this, axis, null); }
 
+    /** The running sum along {@code axis}, its block totals combined by {@code method} (Dask's sequential or blelloch). */
+    public ChunkedArray cumsum(int axis, CumulativeScan.Method method) { return CumulativeScan.scan(this, CumulativeScan.Kind.CUMSUM, axis, null, method); }
+
+    public ChunkedArray cumprod(int axis, CumulativeScan.Method method) { return CumulativeScan.scan(this, CumulativeScan.Kind.CUMPROD, axis, null, method); }
+
     // Shape and blocks.
 
     /** The axes reversed; block (i, j) of the result is block (j, i) of this array, transposed. */
@@ -543,6 +565,59 @@ public final class ChunkedArray {
     /** The elements as 1-D in C order, Dask's {@code reshape(-1)}. */
     public ChunkedArray ravel() { return Reshape.ravel(this); }
 
+    public ChunkedArray moveaxis(int source, int destination) { return AxisOrder.moveaxis(this, source, destination); }
+
+    public ChunkedArray moveaxis(int[] sources, int[] destinations) { return AxisOrder.moveaxis(this, sources, destinations); }
+
+    public ChunkedArray swapaxes(int first, int second) { return AxisOrder.swapaxes(this, first, second); }
+
+    /** Every axis of length 1 removed. */
+    public ChunkedArray squeeze() { return Dimensions.squeeze(this); }
+
+    public ChunkedArray squeeze(int... axes) { return Dimensions.squeeze(this, axes); }
+
+    /** Axes of length 1 inserted at these positions of the result. */
+    public ChunkedArray expandDims(int... axes) { return Dimensions.expandDims(this, axes); }
+
+    /** Broadcast to {@code shape} by NumPy's rule; a stretched axis is one block, as in Dask. */
+    public ChunkedArray broadcastTo(long... shape) { return Dimensions.broadcastTo(this, shape); }
+
+    /** Reversed along every axis. */
+    public ChunkedArray flip() { return Reordering.flip(this); }
+
+    public ChunkedArray flip(int... axes) { return Reordering.flip(this, axes); }
+
+    /** The flattened elements rolled by {@code shift}, in this shape. */
+    public ChunkedArray roll(long shift) { return Reordering.roll(this, shift); }
+
+    public ChunkedArray roll(long shift, int axis) { return Reordering.roll(this, shift, axis); }
+
+    public ChunkedArray roll(long[] shifts, int[] axes) { return Reordering.roll(this, shifts, axes); }
+
+    /** Each element of the flattened array {@code repeats} times. */
+    public ChunkedArray repeat(long repeats) { return Repetition.repeat(this, repeats); }
+
+    public ChunkedArray repeat(long repeats, int axis) { return Repetition.repeat(this, repeats, axis); }
+
+    public ChunkedArray tile(long... reps) { return Repetition.tile(this, reps); }
+
+    /** The first difference along the last axis. */
+    public ChunkedArray diff() { return Differences.diff(this); }
+
+    public ChunkedArray diff(int n, int axis) { return Differences.diff(this, n, axis); }
+
+    public ChunkedArray pad(long width, PadMode mode) { return Padding.pad(this, width, mode); }
+
+    /** {@code widths[k] = {before, after}} on axis k (one pair for every axis, as NumPy broadcasts it). */
+    public ChunkedArray pad(long[][] widths, PadMode mode) { return Padding.pad(this, widths, mode); }
+
+    // Overlapping blocks (Dask's map_overlap): the function sees each block with depth ghost cells per side.
+
+    /** {@code function} on every block enlarged by {@code depth} ghost cells on each side of every axis, trimmed back after. */
+    public ChunkedArray mapOverlap(OverlapFunction function, long depth, Boundary boundary) { return Overlap.mapOverlap(this, function, depth, boundary); }
+
+    public ChunkedArray mapOverlap(OverlapFunction function, long[] depth, Boundary[] boundary) { return Overlap.mapOverlap(this, function, depth, boundary); }
+
     // Matrix products: blockwise contractions whose partial products are added as a tree.
 
     /** {@code this @ other}, NumPy's matmul (batch axes broadcast, 1-D operands are a row or a column). */
@@ -550,6 +625,28 @@ public final class ChunkedArray {
 
     /** NumPy's dot: the sum over this array's last axis and {@code other}'s second to last (its only axis when 1-D). */
     public ChunkedArray dot(ChunkedArray other) { return ChunkedProducts.dot(this, other); }
+
+    // Linear algebra (see org.tessera.array.linalg for solve, lstsq, cholesky, lu, inv, compressed SVD).
+
+    /** NumPy's {@code linalg.norm(x)}: the 2-norm of all elements, 0-d. */
+    public ChunkedArray norm() { return ChunkedNorms.norm(this); }
+
+    /** NumPy's {@code linalg.norm(x, ord)}: a vector norm when 1-D, a matrix norm when 2-D. */
+    public ChunkedArray norm(NormOrder order) { return ChunkedNorms.norm(this, order); }
+
+    /** The reduced QR of a tall-and-skinny matrix chunked along rows only, by TSQR. */
+    public ChunkedQr qr() { return TallSkinny.qr(this); }
+
+    /** The reduced SVD of a tall-and-skinny matrix chunked along rows only, through its TSQR. */
+    public ChunkedSvd svd() { return TallSkinny.svd(this); }
+
+    // Sorting-like (see org.tessera.array.sorting for unique, histogram, bincount, percentile).
+
+    /** The k largest values along the last axis, largest first; a negative k gives the |k| smallest, smallest first. */
+    public ChunkedArray topk(int k) { return TopK.topk(this, k); }
+
+    /** The int64 positions along the last axis of {@link #topk(int)}'s values. */
+    public ChunkedArray argtopk(int k) { return TopK.argtopk(this, k); }
 
     /**
      * Dask's {@code x.blocks[i, j]}: block {@code index} (negative positions count from the end of

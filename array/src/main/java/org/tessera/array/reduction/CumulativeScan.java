@@ -26,9 +26,12 @@ import org.tessera.ndarray.ufunc.Ufunc;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
- * cumsum, cumprod and their nan-variants as Dask's sequential cumulative reduction: each block is
- * scanned on its own, then block i is shifted by the running total of the last slices of blocks
- * before it along the axis (a chain of small carries, one per block).
+ * cumsum, cumprod and their nan-variants as Dask's cumulative reduction: each block is scanned on
+ * its own, then block i is shifted by the running total of the last slices of blocks before it
+ * along the axis. {@link Method} says how those running totals are found: a chain of small
+ * carries, one per block ({@code SEQUENTIAL}, Dask's default), or Blelloch's work-efficient
+ * parallel prefix over the blocks ({@code BLELLOCH}), whose critical path is 2 log2(n) combines
+ * instead of n, so long axes of many blocks do not wait on a chain.
  */
 public final class CumulativeScan {
     private CumulativeScan() {
@@ -51,11 +54,25 @@ public final class CumulativeScan {
         }
     }
 
+    /** How the running totals of the blocks along the axis are combined (Dask's {@code method}). */
+    public enum Method {
+        /** A chain: total(i) = total(i - 1) + last(i - 1); n - 1 combines one after another. */
+        SEQUENTIAL,
+        /** An up-sweep of pairwise partial totals and a down-sweep that completes them: about 2n combines, 2 log2(n) deep. */
+        BLELLOCH
+    }
+
+    /** The sequential scan. */
+    public static ChunkedArray scan(ChunkedArray x, Kind kind, Integer axis, DType dtype) {
+        return scan(x, kind, axis, dtype, Method.SEQUENTIAL);
+    }
+
     /**
      * @param axis null scans the flattened array (which Dask then splits into blocks of as many
      *             elements as the input had blocks)
      */
-    public static ChunkedArray scan(ChunkedArray x, Kind kind, Integer axis, DType dtype) {
+    public static ChunkedArray scan(ChunkedArray x, Kind kind, Integer axis, DType dtype, Method method) {
+        java.util.Objects.requireNonNull(method, "the scan method");
         ChunkedArray input = x;
         int scanAxis;
         if (axis == null) {
@@ -71,10 +88,18 @@ public final class CumulativeScan {
         ChunkedArray scanned = Blockwise.of(kind.label() + "-block", new BlockScan(kind, scanAxis, dtype), letters).input(input, letters)
                 .token(kind, scanAxis, dtype == null ? "" : dtype.numpyName()).meta(ChunkedArray.metaOf(sample.dtype(), input.ndim())).build();
 
+        return method == Method.SEQUENTIAL ? sequential(scanned, kind, scanAxis) : blelloch(scanned, kind, scanAxis);
+    }
+
+    private static ChunkedArray sequential(ChunkedArray scanned, Kind kind, int scanAxis) {
         String token = Tokens.token(scanned.name(), kind.label());
-        String carryName = kind.label() + "-carry-" + token;
         String name = kind.label() + "-" + token;
-        Map<Key, Task> carries = new LinkedHashMap<>();
+        int count = scanned.numBlocks()[scanAxis];
+        // One carry layer per block position: carry i reads carry i - 1, and culling follows reads between layers only.
+        List<Map<Key, Task>> carries = new java.util.ArrayList<>();
+        for (int position = 0; position < count; position++) {
+            carries.add(new LinkedHashMap<>());
+        }
         Map<Key, Task> outputs = new LinkedHashMap<>();
         TaskFunction last = new LastSlice(scanAxis);
         TaskFunction combine = new Combine(kind.combine);
@@ -88,13 +113,101 @@ public final class CumulativeScan {
             int[] previous = index.clone();
             previous[scanAxis] = position - 1;
             Task lastOfPrevious = Task.call(last, scanned.key(previous));
-            Task carry = position == 1 ? lastOfPrevious : Task.call(combine, Key.of(carryName, previous), lastOfPrevious);
-            carries.put(Key.of(carryName, index), carry);
-            outputs.put(Key.of(name, index), Task.call(combine, block, Key.of(carryName, index)));
+            Task carry = position == 1 ? lastOfPrevious : Task.call(combine, Key.of(carryName(kind, token, position - 1), previous), lastOfPrevious);
+            Key carryKey = Key.of(carryName(kind, token, position), index);
+            carries.get(position).put(carryKey, carry);
+            outputs.put(Key.of(name, index), Task.call(combine, block, carryKey));
         });
-        var graph = scanned.graph().with(new MaterializedLayer(carryName, carries), Set.of(scanned.name()))
-                .with(new MaterializedLayer(name, outputs), Set.of(scanned.name(), carryName));
+        var graph = scanned.graph();
+        Set<String> outputReads = new java.util.LinkedHashSet<>(Set.of(scanned.name()));
+        for (int position = 1; position < count; position++) {
+            Set<String> reads = position == 1 ? Set.of(scanned.name()) : Set.of(scanned.name(), carryName(kind, token, position - 1));
+            graph = graph.with(new MaterializedLayer(carryName(kind, token, position), carries.get(position)), reads);
+            outputReads.add(carryName(kind, token, position));
+        }
+        graph = graph.with(new MaterializedLayer(name, outputs), outputReads);
         return new ChunkedArray(graph, name, scanned.chunks(), scanned.meta());
+    }
+
+    private static String carryName(Kind kind, String token, int position) {
+        return kind.label() + "-carry-" + position + "-" + token;
+    }
+
+    /**
+     * The running totals by Blelloch's prefix scan over the last slices L(0..n-1) of each line of
+     * blocks along the axis, without an identity element (a total is only ever combined with
+     * another). Up-sweep: for stride 1, 2, 4, ..., node i = 2 stride k - 1 becomes node(i - stride)
+     * + node(i), so node i ends holding the total of the largest aligned range ending at i. Down-
+     * sweep: for the strides back down, node i = 3 stride - 1 + 2 stride k adds node(i - stride),
+     * which by then holds the total of everything before its range; afterwards node i holds
+     * L(0) + ... + L(i), and block i + 1 is shifted by it. Each combine is a task on one slice.
+     */
+    private static ChunkedArray blelloch(ChunkedArray scanned, Kind kind, int scanAxis) {
+        String token = Tokens.token(scanned.name(), kind.label(), "blelloch");
+        String lastName = kind.label() + "-last-" + token;
+        String name = kind.label() + "-blelloch-" + token;
+        TaskFunction last = new LastSlice(scanAxis);
+        TaskFunction combine = new Combine(kind.combine);
+        int count = scanned.numBlocks()[scanAxis];
+        // One layer per sweep level: a layer's keys then read only earlier layers, which culling relies on.
+        Map<String, Map<Key, Task>> levels = new LinkedHashMap<>();
+        Map<String, Set<String>> reads = new LinkedHashMap<>();
+        levels.put(lastName, new LinkedHashMap<>());
+        reads.put(lastName, Set.of(scanned.name()));
+        Map<Key, Task> outputs = new LinkedHashMap<>();
+        int[] lineCounts = scanned.numBlocks();
+        lineCounts[scanAxis] = 1;
+        BlockGrid.forEach(lineCounts, line -> {
+            // node[i] is the key that holds node i's current value.
+            Key[] node = new Key[count];
+            for (int position = 0; position < count - 1; position++) {
+                int[] index = line.clone();
+                index[scanAxis] = position;
+                node[position] = Key.of(lastName, index);
+                levels.get(lastName).put(node[position], Task.call(last, scanned.key(index)));
+            }
+            int stride = 1;
+            int level = 0;
+            for (; stride < count - 1; stride *= 2, level++) {
+                String levelName = kind.label() + "-up-sweep-" + level + "-" + token;
+                for (int position = 2 * stride - 1; position < count - 1; position += 2 * stride) {
+                    node[position] = sweep(levels, reads, levelName, line, scanAxis, position, combine, node[position - stride], node[position]);
+                }
+            }
+            for (stride /= 2, level--; stride >= 1; stride /= 2, level--) {
+                String levelName = kind.label() + "-down-sweep-" + level + "-" + token;
+                for (int position = 3 * stride - 1; position < count - 1; position += 2 * stride) {
+                    node[position] = sweep(levels, reads, levelName, line, scanAxis, position, combine, node[position - stride], node[position]);
+                }
+            }
+            for (int position = 0; position < count; position++) {
+                int[] index = line.clone();
+                index[scanAxis] = position;
+                outputs.put(Key.of(name, index), position == 0 ? Task.ref(scanned.key(index))
+                        : Task.call(combine, scanned.key(index), node[position - 1]));
+            }
+        });
+        var graph = scanned.graph();
+        for (var level : levels.entrySet()) {
+            graph = graph.with(new MaterializedLayer(level.getKey(), level.getValue()), reads.get(level.getKey()));
+        }
+        Set<String> outputReads = new java.util.LinkedHashSet<>(levels.keySet());
+        outputReads.add(scanned.name());
+        graph = graph.with(new MaterializedLayer(name, outputs), outputReads);
+        return new ChunkedArray(graph, name, scanned.chunks(), scanned.meta());
+    }
+
+    /** Adds to layer {@code levelName} the combine of two node values at {@code position}; returns its key. */
+    private static Key sweep(Map<String, Map<Key, Task>> levels, Map<String, Set<String>> reads, String levelName, int[] line, int scanAxis,
+            int position, TaskFunction combine, Key earlier, Key later) {
+        int[] index = line.clone();
+        index[scanAxis] = position;
+        Key combined = Key.of(levelName, index);
+        levels.computeIfAbsent(levelName, unused -> new LinkedHashMap<>()).put(combined, Task.call(combine, earlier, later));
+        Set<String> layerReads = reads.computeIfAbsent(levelName, unused -> new java.util.LinkedHashSet<>());
+        layerReads.add(earlier.name());
+        layerReads.add(later.name());
+        return combined;
     }
 
     static NDArray blockScan(Kind kind, NDArray block, int axis, DType dtype) {

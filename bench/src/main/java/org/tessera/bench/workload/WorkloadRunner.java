@@ -22,6 +22,8 @@ public final class WorkloadRunner {
     static {
         WORKLOADS.put("W1", TransposeMeanWorkload::new);
         WORKLOADS.put("W5", BlockSumWorkload::new);
+        WORKLOADS.put("W7", CumulativeSumWorkload::new);
+        WORKLOADS.put("W8", StencilWorkload::new);
         WORKLOADS.putAll(KernelWorkload.all());
     }
 

@@ -1,0 +1,337 @@
+package org.tessera.array.overlap;
+
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.tessera.array.BlockGrid;
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.Tokens;
+import org.tessera.array.chunks.Chunks;
+import org.tessera.array.rechunk.Rechunk;
+import org.tessera.graph.Key;
+import org.tessera.graph.Task;
+import org.tessera.graph.TaskFunction;
+import org.tessera.graph.layer.MaterializedLayer;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.layout.Shapes;
+
+/**
+ * Dask's {@code overlap} and {@code map_overlap}: every block is enlarged by ghost cells, {@code
+ * depth[k]} elements on each side of axis k taken from its neighbours (or, at the ends of an axis,
+ * made by the axis's {@link Boundary}); a function runs on each enlarged block, and its result is
+ * trimmed back to the block. A stencil of radius {@code depth} then gives the same values over
+ * blocks as over the whole array.
+ *
+ * <p>Design: one task per block reads the block and the neighbours it needs (up to 3 per axis,
+ * so 9 in 2-D, for the corners) and copies their edges straight into the enlarged block, so an
+ * element is copied once whatever the number of axes; {@code mapOverlap} runs the function and
+ * the trim in that same task, so the enlarged block lives only while its task runs. Neighbours
+ * give ghost cells only from their own elements, so where a block is shorter than the depth the
+ * axis is first rechunked (small blocks merged into their neighbours), as Dask does.
+ */
+public final class Overlap {
+    private Overlap() {
+    }
+
+    /** What {@code mapOverlap} computes from one enlarged block: an array of the same shape (its dtype may differ). */
+    @FunctionalInterface
+    public interface OverlapFunction extends Serializable {
+        NDArray apply(NDArray enlargedBlock) throws Exception;
+    }
+
+    /** {@link #mapOverlap(ChunkedArray, OverlapFunction, long[], Boundary[])} with one depth and one boundary for every axis. */
+    public static ChunkedArray mapOverlap(ChunkedArray x, OverlapFunction function, long depth, Boundary boundary) {
+        return mapOverlap(x, function, new long[] {depth}, new Boundary[] {boundary});
+    }
+
+    /**
+     * {@code function} applied to every block enlarged by {@code depth[k]} ghost cells on both sides
+     * of axis k, its result trimmed back to the block. The function must return an array of the
+     * enlarged block's shape; its dtype is found by running it on an empty array (the input's dtype
+     * when that fails). One depth or boundary applies to every axis.
+     */
+    public static ChunkedArray mapOverlap(ChunkedArray x, OverlapFunction function, long[] depth, Boundary[] boundary) {
+        return mapOverlap(x, function, depth, boundary, null);
+    }
+
+    /** As {@link #mapOverlap(ChunkedArray, OverlapFunction, long[], Boundary[])} with the output dtype given. */
+    public static ChunkedArray mapOverlap(ChunkedArray x, OverlapFunction function, long[] depth, Boundary[] boundary, DType dtype) {
+        Plan plan = plan(x, depth, boundary);
+        DType outputDtype = dtype != null ? dtype : outputDtype(x, function);
+        String name = Tokens.name("map-overlap", plan.input().name(), plan.depth(), plan.boundaryText(), function, outputDtype.numpyName());
+        return plan.build(name, function, plan.input().chunks(), outputDtype);
+    }
+
+    /** {@link #overlap(ChunkedArray, long[], Boundary[])} with one depth and one boundary for every axis. */
+    public static ChunkedArray overlap(ChunkedArray x, long depth, Boundary boundary) {
+        return overlap(x, new long[] {depth}, new Boundary[] {boundary});
+    }
+
+    /**
+     * The enlarged blocks themselves, Dask's {@code overlap}: block i of axis k grows by
+     * {@code depth[k]} on each side (not at an end whose boundary is none), so the chunks grow too.
+     */
+    public static ChunkedArray overlap(ChunkedArray x, long[] depth, Boundary[] boundary) {
+        Plan plan = plan(x, depth, boundary);
+        long[][] lengths = new long[x.ndim()][];
+        for (int axis = 0; axis < lengths.length; axis++) {
+            List<List<Part>> partsOfAxis = plan.parts().get(axis);
+            lengths[axis] = partsOfAxis.stream().mapToLong(parts -> parts.stream().mapToLong(Part::width).sum()).toArray();
+        }
+        String name = Tokens.name("overlap", plan.input().name(), plan.depth(), plan.boundaryText());
+        return plan.build(name, null, Chunks.of(lengths), x.dtype());
+    }
+
+    private static Plan plan(ChunkedArray x, long[] depth, Boundary[] boundary) {
+        int ndim = x.ndim();
+        if ((depth.length != 1 && depth.length != ndim) || (boundary.length != 1 && boundary.length != ndim)) {
+            throw new IllegalArgumentException("overlap: depths " + Arrays.toString(depth) + " and boundaries " + Arrays.toString(boundary)
+                    + " must give one value, or one per axis of the array of shape " + Shapes.format(x.shape()));
+        }
+        long[] shape = x.chunks().requireKnownShape("overlap");
+        long[] depths = new long[ndim];
+        Boundary[] boundaries = new Boundary[ndim];
+        long[][] lengths = new long[ndim][];
+        boolean rechunk = false;
+        for (int axis = 0; axis < ndim; axis++) {
+            depths[axis] = depth[depth.length == 1 ? 0 : axis];
+            boundaries[axis] = java.util.Objects.requireNonNull(boundary[boundary.length == 1 ? 0 : axis], "the boundary of axis " + axis);
+            if (depths[axis] < 0) {
+                throw new IllegalArgumentException("overlap: depth " + depths[axis] + " of axis " + axis + " is negative");
+            }
+            if (depths[axis] > shape[axis]) {
+                throw new IllegalArgumentException("overlap: depth " + depths[axis] + " of axis " + axis + " is larger than the axis (shape "
+                        + Shapes.format(shape) + ")");
+            }
+            lengths[axis] = atLeast(x.chunks().axis(axis), depths[axis]);
+            rechunk |= !Arrays.equals(lengths[axis], x.chunks().axis(axis));
+        }
+        ChunkedArray input = rechunk ? Rechunk.rechunk(x, Chunks.of(lengths)) : x;
+        List<List<List<Part>>> parts = new ArrayList<>();
+        for (int axis = 0; axis < ndim; axis++) {
+            parts.add(axisParts(lengths[axis], depths[axis], boundaries[axis]));
+        }
+        return new Plan(input, depths, boundaries, parts);
+    }
+
+    /**
+     * Block lengths with every block at least {@code depth} long: blocks merged forwards until they
+     * reach it, a short remainder joined to the last block. Unchanged when no block is too short.
+     */
+    static long[] atLeast(long[] lengths, long depth) {
+        if (Arrays.stream(lengths).allMatch(length -> length >= depth)) {
+            return lengths;
+        }
+        List<Long> merged = new ArrayList<>();
+        long pending = 0;
+        for (long length : lengths) {
+            pending += length;
+            if (pending >= depth && pending > 0) {
+                merged.add(pending);
+                pending = 0;
+            }
+        }
+        if (pending > 0 || merged.isEmpty()) {
+            if (merged.isEmpty()) {
+                merged.add(pending);
+            } else {
+                merged.set(merged.size() - 1, merged.getLast() + pending);
+            }
+        }
+        return merged.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** For each block of the axis, where the enlarged block's pieces come from along this axis, in order. */
+    private static List<List<Part>> axisParts(long[] lengths, long depth, Boundary boundary) {
+        int count = lengths.length;
+        List<List<Part>> all = new ArrayList<>(count);
+        for (int block = 0; block < count; block++) {
+            List<Part> parts = new ArrayList<>(3);
+            if (depth > 0) {
+                Part before = block > 0 ? Part.range(block - 1, lengths[block - 1] - depth, depth, false)
+                        : boundaryPart(boundary, 0, lengths[0], count - 1, lengths[count - 1], depth, true);
+                if (before != null) {
+                    parts.add(before);
+                }
+            }
+            parts.add(Part.center(block, lengths[block]));
+            if (depth > 0) {
+                Part after = block < count - 1 ? Part.range(block + 1, 0, depth, false)
+                        : boundaryPart(boundary, block, lengths[block], 0, lengths[0], depth, false);
+                if (after != null) {
+                    parts.add(after);
+                }
+            }
+            all.add(parts);
+        }
+        return all;
+    }
+
+    /** The ghost cells beyond one end of the axis ({@code atStart}: before block 0), or null for none. */
+    private static Part boundaryPart(Boundary boundary, int edgeBlock, long edgeLength, int otherEndBlock, long otherEndLength, long depth, boolean atStart) {
+        return switch (boundary.kind()) {
+            case NONE -> null;
+            case REFLECT -> Part.range(edgeBlock, atStart ? 0 : edgeLength - depth, depth, true);
+            case PERIODIC -> Part.range(otherEndBlock, atStart ? otherEndLength - depth : 0, depth, false);
+            case NEAREST -> new Part(edgeBlock, atStart ? 0 : edgeLength - 1, 1, false, depth, null, false);
+            case CONSTANT -> new Part(-1, 0, 0, false, depth, boundary.constant(), false);
+        };
+    }
+
+    /**
+     * One piece of an enlarged block along one axis: {@code length} elements of block {@code block}
+     * from {@code start} (backwards when reversed), stretched to {@code width} when they are a single
+     * repeated edge element, or {@code width} copies of {@code constant} when that is set.
+     */
+    record Part(int block, long start, long length, boolean reversed, long width, Number constant, boolean center) implements Serializable {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        static Part range(int block, long start, long length, boolean reversed) {
+            return new Part(block, start, length, reversed, length, null, false);
+        }
+
+        static Part center(int block, long length) {
+            return new Part(block, 0, length, false, length, null, true);
+        }
+
+        NDArray select(NDArray source, int axis) {
+            return reversed ? source.slice(axis, start + length - 1, -1, length) : source.slice(axis, start, 1, length);
+        }
+    }
+
+    /** The rechunked input and, per axis and block, the parts of each enlarged block. */
+    private record Plan(ChunkedArray input, long[] depth, Boundary[] boundaries, List<List<List<Part>>> parts) {
+        String boundaryText() {
+            return Arrays.toString(boundaries);
+        }
+
+        ChunkedArray build(String name, OverlapFunction function, Chunks outputChunks, DType outputDtype) {
+            int ndim = input.ndim();
+            Map<Key, Task> tasks = new LinkedHashMap<>();
+            BlockGrid.forEach(input.numBlocks(), index -> {
+                List<List<Part>> blockParts = new ArrayList<>(ndim);
+                for (int axis = 0; axis < ndim; axis++) {
+                    blockParts.add(parts.get(axis).get(index[axis]));
+                }
+                List<Object> sources = new ArrayList<>();
+                BlockGrid.forEach(blockParts.stream().mapToInt(List::size).toArray(), combination -> {
+                    int[] source = new int[ndim];
+                    boolean constant = false;
+                    for (int axis = 0; axis < ndim; axis++) {
+                        Part part = blockParts.get(axis).get(combination[axis]);
+                        constant |= part.constant() != null;
+                        source[axis] = part.block();
+                    }
+                    sources.add(constant ? null : input.key(source));
+                });
+                tasks.put(Key.of(name, index), Task.call(new GhostBlock(blockParts, function, name), sources));
+            });
+            MaterializedLayer layer = new MaterializedLayer(name, tasks);
+            return new ChunkedArray(input.graph().with(layer, Set.of(input.name())), name, outputChunks, ChunkedArray.metaOf(outputDtype, ndim));
+        }
+    }
+
+    /**
+     * Assembles one enlarged block from the pieces of its neighbours, then (for mapOverlap) applies
+     * the function and trims the result back to the block.
+     */
+    record GhostBlock(List<List<Part>> parts, OverlapFunction function, String label) implements TaskFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(List<Object> arguments) throws Exception {
+            @SuppressWarnings("unchecked")
+            List<Object> sources = (List<Object>) arguments.getFirst();
+            int ndim = parts.size();
+            long[] shape = new long[ndim];
+            long[] before = new long[ndim];
+            long[] centerLength = new long[ndim];
+            for (int axis = 0; axis < ndim; axis++) {
+                for (Part part : parts.get(axis)) {
+                    if (part.center()) {
+                        before[axis] = shape[axis];
+                        centerLength[axis] = part.width();
+                    }
+                    shape[axis] += part.width();
+                }
+            }
+            NDArray first = (NDArray) sources.stream().filter(java.util.Objects::nonNull).findFirst().orElseThrow();
+            NDArray enlarged = NDArray.zeros(first.dtype(), shape);
+            int[] counts = parts.stream().mapToInt(List::size).toArray();
+            int[] position = {0};
+            BlockGrid.forEach(counts, combination -> {
+                NDArray target = enlarged;
+                NDArray source = (NDArray) sources.get(position[0]++);
+                Number constant = null;
+                long[] regionShape = new long[ndim];
+                for (int axis = 0; axis < ndim; axis++) {
+                    long offset = 0;
+                    for (int earlier = 0; earlier < combination[axis]; earlier++) {
+                        offset += parts.get(axis).get(earlier).width();
+                    }
+                    Part part = parts.get(axis).get(combination[axis]);
+                    regionShape[axis] = part.width();
+                    target = target.slice(axis, offset, 1, part.width());
+                    if (part.constant() != null) {
+                        constant = part.constant();
+                    } else if (source != null) {
+                        source = part.select(source, axis);
+                    }
+                }
+                if (constant != null) {
+                    fill(target, constant);
+                } else {
+                    target.assign(source.broadcastTo(regionShape));
+                }
+            });
+            if (function == null) {
+                return enlarged;
+            }
+            NDArray result = function.apply(enlarged);
+            if (result == null || !Arrays.equals(result.shape(), shape)) {
+                throw new IllegalStateException(label + ": the function returned " + (result == null ? "null" : "an array of shape "
+                        + Shapes.format(result.shape())) + " for an enlarged block of shape " + Shapes.format(shape)
+                        + "; it must keep the shape so that the ghost cells can be trimmed");
+            }
+            for (int axis = 0; axis < ndim; axis++) {
+                result = result.slice(axis, before[axis], 1, centerLength[axis]);
+            }
+            return result;
+        }
+
+        private static void fill(NDArray target, Number constant) {
+            boolean integral = constant instanceof Long || constant instanceof Integer || constant instanceof Short || constant instanceof Byte;
+            if (integral && target.dtype().kind() != DType.Kind.FLOAT && target.dtype().kind() != DType.Kind.COMPLEX) {
+                target.fill(constant.longValue());
+            } else {
+                target.fill(constant.doubleValue());
+            }
+        }
+
+        @Override
+        public String displayName() {
+            return function == null ? "overlap" : "map-overlap";
+        }
+    }
+
+    private static DType outputDtype(ChunkedArray x, OverlapFunction function) {
+        try {
+            NDArray result = function.apply(ChunkedArray.metaOf(x.dtype(), x.ndim()));
+            if (result != null) {
+                return result.dtype();
+            }
+        } catch (Exception unsupportedOnEmptyBlocks) {
+            // Many stencils cannot run on an empty array; the input's dtype is the usual answer then.
+        }
+        return x.dtype();
+    }
+}
