@@ -7,6 +7,10 @@ final class IntHeap {
     private int[] items = new int[64];
     private int size;
 
+    int size() {
+        return size;
+    }
+
     boolean isEmpty() {
         return size == 0;
     }
