@@ -139,10 +139,14 @@ public record BlockwiseLayer(String name, String outputIndices, TaskFunction fun
     }
 
     private int[] letterValues(Key key) {
+        return letterValues(key, new int[128]);
+    }
+
+    /** The block position of each letter (indexed by the letter's char), written into {@code values}. */
+    private int[] letterValues(Key key, int[] values) {
         if (!contains(key)) {
             throw new GraphException("blockwise layer " + name + " (blocks " + blockCounts + ") has no key " + key, List.of(key));
         }
-        int[] values = new int[128];
         for (int axis = 0; axis < key.rank(); axis++) {
             values[outputIndices.charAt(axis)] = key.index(axis);
         }
@@ -151,16 +155,29 @@ public record BlockwiseLayer(String name, String outputIndices, TaskFunction fun
 
     @Override
     public Task task(Key key) {
-        int[] values = letterValues(key);
+        return task(key, new int[128]);
+    }
+
+    /** The task of {@code key}, with {@code values} as scratch: every letter it reads is written first. */
+    private Task task(Key key, int[] values) {
+        letterValues(key, values);
         List<Task> tasks = new ArrayList<>(arguments.size());
         for (BlockwiseArgument argument : arguments) {
             tasks.add(switch (argument) {
                 case Constant constant -> Task.literal(constant.value());
-                case BlockIndex index -> Task.literal(index.indices().chars().map(letter -> values[letter]).toArray());
+                case BlockIndex index -> Task.literal(blockIndex(index.indices(), values));
                 case Blocks blocks -> blocksTask(blocks, values, 0);
             });
         }
         return new Task.Call(function, tasks);
+    }
+
+    private static int[] blockIndex(String letters, int[] values) {
+        int[] index = new int[letters.length()];
+        for (int position = 0; position < index.length; position++) {
+            index[position] = values[letters.charAt(position)];
+        }
+        return index;
     }
 
     /** A reference to one block, or nested lists along the contracted letters from {@code position} on. */
@@ -240,8 +257,10 @@ public record BlockwiseLayer(String name, String outputIndices, TaskFunction fun
 
     @Override
     public void materializeInto(org.tessera.graph.TaskGraph.Builder graph) {
+        // One scratch array for the whole layer: a million blocks would otherwise allocate 512 MB of them.
+        int[] values = new int[128];
         for (Key key : keys()) {
-            graph.put(key, task(key));
+            graph.put(key, task(key, values));
         }
     }
 
