@@ -91,6 +91,12 @@ public final class OrderedGraph {
         Arrays.fill(rank, -1);
         int[] order = new int[count];
         int ranked = 0;
+        int[][] readers = readersOf(discoveredInputs, count);
+        int[] inputsUnranked = new int[count];
+        for (int task = 0; task < count; task++) {
+            inputsUnranked[task] = discoveredInputs[task].length;
+        }
+        int[] pulled = new int[count];
         int[] outputIds = outputKeys.stream().mapToInt(discovery.ids::get).toArray();
         int[] taskStack = new int[count];
         int[][] inputStack = new int[count][];
@@ -119,6 +125,7 @@ public final class OrderedGraph {
                     int finished = taskStack[depth--];
                     rank[finished] = ranked;
                     order[ranked++] = finished;
+                    ranked = pullReadyReaders(finished, readers, inputsUnranked, rank, order, ranked, pulled);
                 }
             }
         }
@@ -141,6 +148,49 @@ public final class OrderedGraph {
             outputs[output] = rank[outputIds[output]];
         }
         return new OrderedGraph(keys, tasks, inputs, outputs);
+    }
+
+    /**
+     * Ranks, right after {@code finished}, every reader whose inputs are now all ranked and that the
+     * walk has not reached yet, and so on from those: a block read by two reductions (mean and std of
+     * one array) is then consumed by both at once instead of waiting, held in memory, until the walk
+     * reaches the second reduction's subtree. Readers on the walk's current path are left to it.
+     */
+    private static int pullReadyReaders(int finished, int[][] readers, int[] inputsUnranked, int[] rank, int[] order, int ranked, int[] pending) {
+        int pendingCount = 0;
+        pending[pendingCount++] = finished;
+        while (pendingCount > 0) {
+            int task = pending[--pendingCount];
+            for (int reader : readers[task]) {
+                if (--inputsUnranked[reader] == 0 && rank[reader] == -1) {
+                    rank[reader] = ranked;
+                    order[ranked++] = reader;
+                    pending[pendingCount++] = reader;
+                }
+            }
+        }
+        return ranked;
+    }
+
+    /** For each task, the tasks that read it. */
+    private static int[][] readersOf(int[][] inputs, int count) {
+        int[] readerCounts = new int[count];
+        for (int task = 0; task < count; task++) {
+            for (int input : inputs[task]) {
+                readerCounts[input]++;
+            }
+        }
+        int[][] readers = new int[count][];
+        for (int task = 0; task < count; task++) {
+            readers[task] = new int[readerCounts[task]];
+        }
+        int[] filled = new int[count];
+        for (int task = 0; task < count; task++) {
+            for (int input : inputs[task]) {
+                readers[input][filled[input]++] = task;
+            }
+        }
+        return readers;
     }
 
     /** The inputs with the larger subgraphs first; equal weights keep their first-use order. */

@@ -151,6 +151,44 @@ class ThreadedSchedulerTest {
         }
     }
 
+    /**
+     * Two reductions of the same leaves requested together (a mean and a std of one array): each leaf
+     * must feed both as soon as it exists, not wait in memory until the walk reaches the second tree.
+     */
+    @Test
+    void leavesReadByTwoReductionsAreNotHeldForTheSecond() {
+        int leaves = 1024;
+        TaskGraph.Builder builder = TaskGraph.builder();
+        List<Key> outputs = new ArrayList<>();
+        for (String tree : List.of("first", "second")) {
+            List<Key> level = new ArrayList<>();
+            for (int block = 0; block < leaves; block++) {
+                Key chunk = Key.of(tree + "-chunk", block);
+                builder.put(chunk, call(SchedulerFixtures.SUM, List.of(ref("leaf", block))));
+                level.add(chunk);
+            }
+            for (int depth = 1; level.size() > 1; depth++) {
+                List<Key> next = new ArrayList<>();
+                for (int start = 0; start < level.size(); start += 8) {
+                    Key key = Key.of(tree + "-" + depth, next.size());
+                    builder.put(key, call(SchedulerFixtures.SUM, level.subList(start, Math.min(level.size(), start + 8))));
+                    next.add(key);
+                }
+                level = next;
+            }
+            outputs.add(level.getFirst());
+        }
+        for (int block = 0; block < leaves; block++) {
+            builder.put(Key.of("leaf", block), call(SchedulerFixtures.LEAF, block));
+        }
+        Computation computation = ThreadedScheduler.builder().workers(2).build().run(builder.build(), outputs);
+        assertEquals((long) leaves * (leaves - 1) / 2, computation.results().get(outputs.get(1)));
+        int peak = computation.statistics().peakLiveResults();
+        // Two trees of depth 4 and fan-in 8 on 2 workers, each as the single tree above, plus a batch
+        // of tiny tasks per worker; holding the leaves for the second tree would be over 1024.
+        assertTrue(peak <= 2 * (2 * 4 * 8 + 8) + 2 * 8, "held " + peak + " results at once for " + leaves + " leaves");
+    }
+
     @Test
     void callbacksSeeEveryTask() {
         Profiler profiler = new Profiler();
