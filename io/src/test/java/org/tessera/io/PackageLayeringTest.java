@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module's packages import only downwards: the leaves (store, codec) import no other io
- * package, the core (org.tessera.io) imports only leaves, and the formats (zarr, npy) import the
+ * package, the core (org.tessera.io) imports only leaves, and the formats (zarr, npy, hdf5) import the
  * core and the leaves but not each other.
  */
 class PackageLayeringTest {
@@ -26,7 +26,8 @@ class PackageLayeringTest {
             "codec", Set.of(),
             "", Set.of("store", "codec"),
             "zarr", Set.of("", "store", "codec"),
-            "npy", Set.of("", "store", "codec"));
+            "npy", Set.of("", "store", "codec"),
+            "hdf5", Set.of("", "store", "codec"));
     private static final Pattern IO_IMPORT = Pattern.compile("^import (?:static )?org\\.tessera\\.io((?:\\.[a-z]+)?)\\.[A-Z]", Pattern.MULTILINE);
 
     @Test

@@ -21,6 +21,7 @@ public final class WorkloadRunner {
 
     static {
         WORKLOADS.put("W1", TransposeMeanWorkload::new);
+        WORKLOADS.put("W3", StoreStatisticsWorkload::new);
         WORKLOADS.put("W5", BlockSumWorkload::new);
         WORKLOADS.put("W7", CumulativeSumWorkload::new);
         WORKLOADS.put("W8", StencilWorkload::new);
@@ -31,8 +32,14 @@ public final class WorkloadRunner {
     }
 
     public static void main(String[] arguments) throws Exception {
+        if (arguments.length > 0 && arguments[0].equals("AtA")) {
+            // The headline out-of-core run has its own options (sizes, where the store goes) and is run once, so it is its own main.
+            OutOfCoreGram.main(Arrays.copyOfRange(arguments, 1, arguments.length));
+            return;
+        }
         if (arguments.length == 0 || !WORKLOADS.containsKey(arguments[0])) {
-            System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R]   (NAME one of " + WORKLOADS.keySet() + ")");
+            System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R]   (NAME one of " + WORKLOADS.keySet() + ")\n"
+                    + "       tessera bench AtA [--rows N] [--columns M] [--block-rows R] [--keep DIR] [--json FILE]");
             System.exit(2);
         }
         List<String> options = Arrays.asList(arguments);
