@@ -1,7 +1,6 @@
 package org.tessera.array;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,13 +16,11 @@ import org.tessera.array.creation.Creation;
 import org.tessera.array.slicing.ChunkedIndex;
 import org.tessera.array.slicing.Slicing;
 import org.tessera.graph.schedule.SynchronousScheduler;
-import org.tessera.graph.schedule.TaskFailedException;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.conformance.Comparison;
 import org.tessera.ndarray.conformance.Corpus;
 import org.tessera.ndarray.conformance.CorpusCase;
 import org.tessera.ndarray.conformance.Decoding;
-import org.tessera.ndarray.conformance.ErrorCategories;
 import org.tessera.ndarray.index.Index;
 
 /**
@@ -72,32 +69,7 @@ class ChunkedIndexingReplayTest {
     }
 
     private static void replay(List<CorpusCase> cases, Function<CorpusCase, String> runner, String label) {
-        int passed = 0;
-        List<String> failures = new ArrayList<>();
-        for (CorpusCase testCase : cases) {
-            String expectedError = testCase.expectedError();
-            String mismatch;
-            try {
-                mismatch = runner.apply(testCase);
-                if (expectedError != null) {
-                    mismatch = "expected " + expectedError + " but it succeeded";
-                }
-            } catch (RuntimeException thrown) {
-                RuntimeException cause = thrown instanceof TaskFailedException && thrown.getCause() instanceof RuntimeException inner ? inner : thrown;
-                mismatch = expectedError != null && ErrorCategories.matches(expectedError, cause) ? null
-                        : (expectedError == null ? "unexpected " : "expected " + expectedError + " but got ") + cause;
-            }
-            if (mismatch == null) {
-                passed++;
-            } else {
-                failures.add(testCase.id() + ": " + mismatch);
-            }
-        }
-        System.out.println("chunked replay " + label + ": " + passed + " passed, " + failures.size() + " failed");
-        if (!failures.isEmpty()) {
-            fail(failures.size() + " of " + cases.size() + " cases failed (" + label + "), the first:\n  "
-                    + String.join("\n  ", failures.subList(0, Math.min(20, failures.size()))));
-        }
+        ChunkedReplay.replay(cases, runner, label);
     }
 
     private static ChunkedArray chunked(NDArray array, Function<long[], ChunkSpec> chunking) {

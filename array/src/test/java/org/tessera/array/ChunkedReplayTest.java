@@ -1,6 +1,5 @@
 package org.tessera.array;
 
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +22,6 @@ import org.tessera.ndarray.conformance.Comparison;
 import org.tessera.ndarray.conformance.Corpus;
 import org.tessera.ndarray.conformance.CorpusCase;
 import org.tessera.ndarray.conformance.Decoding;
-import org.tessera.ndarray.conformance.ErrorCategories;
 import org.tessera.ndarray.dtype.DType;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -71,32 +69,7 @@ class ChunkedReplayTest {
     }
 
     private static void replay(List<CorpusCase> cases, Function<CorpusCase, String> runner, String label) {
-        int passed = 0;
-        List<String> failures = new ArrayList<>();
-        for (CorpusCase testCase : cases) {
-            String expectedError = testCase.expectedError();
-            String mismatch;
-            try {
-                mismatch = runner.apply(testCase);
-                if (expectedError != null) {
-                    mismatch = "expected " + expectedError + " but it succeeded";
-                }
-            } catch (RuntimeException thrown) {
-                Throwable cause = thrown.getCause() instanceof RuntimeException inner && thrown instanceof org.tessera.graph.schedule.TaskFailedException ? inner : thrown;
-                mismatch = expectedError != null && ErrorCategories.matches(expectedError, (RuntimeException) cause) ? null
-                        : (expectedError == null ? "unexpected " : "expected " + expectedError + " but got ") + cause;
-            }
-            if (mismatch == null) {
-                passed++;
-            } else {
-                failures.add(testCase.id() + ": " + mismatch);
-            }
-        }
-        System.out.println("chunked replay " + label + ": " + passed + " passed, " + failures.size() + " failed");
-        if (!failures.isEmpty()) {
-            fail(failures.size() + " of " + cases.size() + " cases failed (" + label + "), the first:\n  "
-                    + String.join("\n  ", failures.subList(0, Math.min(20, failures.size()))));
-        }
+        ChunkedReplay.replay(cases, runner, label);
     }
 
     private static Object chunked(JsonNode node, Function<long[], ChunkSpec> chunking) {
