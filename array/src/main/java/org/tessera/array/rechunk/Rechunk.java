@@ -315,8 +315,8 @@ public final class Rechunk {
         }
     }
 
-    /** Concatenates pieces along one axis. */
-    record Join(int axis) implements TaskFunction {
+    /** Concatenates pieces along one axis (also the slicing package's joins of block parts). */
+    public record Join(int axis) implements TaskFunction {
         @Serial
         private static final long serialVersionUID = 1L;
 

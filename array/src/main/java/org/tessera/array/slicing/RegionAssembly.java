@@ -6,10 +6,10 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.rechunk.Rechunk;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.ndarray.NDArray;
-import org.tessera.ndarray.join.Joining;
 
 /**
  * A task that assembles one rectangular region of a chunked array from the blocks it overlaps:
@@ -53,7 +53,7 @@ final class RegionAssembly {
             length[axis] = piece[2];
             parts.add(assemble(array, overlaps, block, from, length, axis + 1));
         }
-        return parts.size() == 1 ? parts.getFirst() : Task.call(new Join(axis), new Task.TaskList(parts));
+        return parts.size() == 1 ? parts.getFirst() : Task.call(new Rechunk.Join(axis), new Task.TaskList(parts));
     }
 
     /** A view of part of a block. */
@@ -93,20 +93,4 @@ final class RegionAssembly {
         }
     }
 
-    /** Joins parts along one axis. */
-    record Join(int axis) implements TaskFunction {
-        @Serial
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public Object apply(List<Object> arguments) {
-            return Joining.concatenate((List<NDArray>) (List<?>) arguments.getFirst(), axis);
-        }
-
-        @Override
-        public String displayName() {
-            return "concatenate";
-        }
-    }
 }
