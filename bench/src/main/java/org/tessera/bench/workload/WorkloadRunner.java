@@ -21,8 +21,11 @@ public final class WorkloadRunner {
 
     static {
         WORKLOADS.put("W1", TransposeMeanWorkload::new);
+        WORKLOADS.put("W2", GramWorkload::new);
         WORKLOADS.put("W3", StoreStatisticsWorkload::new);
+        WORKLOADS.put("W4", RechunkSumWorkload::new);
         WORKLOADS.put("W5", BlockSumWorkload::new);
+        WORKLOADS.put("W6", FancyIndexSumWorkload::new);
         WORKLOADS.put("W7", CumulativeSumWorkload::new);
         WORKLOADS.put("W8", StencilWorkload::new);
         WORKLOADS.putAll(KernelWorkload.all());
