@@ -55,9 +55,10 @@ public final class OpenBlasGemm implements Gemm {
             return;
         }
         boolean critical = rowCount * columnCount * depth <= CRITICAL_WORK_LIMIT;
+        Scratch scratch = SCRATCH.get();
         try (Arena arena = Arena.ofConfined()) {
-            BlasOperand left = operand(a, arena, critical);
-            BlasOperand right = operand(b, arena, critical);
+            BlasOperand left = operand(a, arena, critical, scratch, 0);
+            BlasOperand right = operand(b, arena, critical, scratch, 1);
             Matrix target = isRowMajor(out) && (critical || out.segment().isNative()) ? out : contiguous(out, arena);
             BlasOperand result = describe(target);
             MethodHandle handle = critical ? binding.critical() : binding.plain();
@@ -99,10 +100,50 @@ public final class OpenBlasGemm implements Gemm {
         }
     }
 
-    /** The operand as BLAS can read it, copied to contiguous native memory when it cannot. */
-    private static BlasOperand operand(Matrix matrix, Arena arena, boolean critical) {
-        BlasOperand described = critical || matrix.segment().isNative() ? describe(matrix) : null;
-        return described != null ? described : describe(contiguous(matrix, arena));
+    /**
+     * The operand as BLAS can read it. Native memory is read in place, and so is heap memory in a
+     * short critical call. A dense heap operand (row or column major) is copied byte for byte into
+     * this thread's scratch memory, keeping its layout: a transposed block (A.T of A.T @ A) is passed
+     * as {@code CblasTrans} instead of being transposed element by element. Any other layout is
+     * copied to row major.
+     */
+    private static BlasOperand operand(Matrix matrix, Arena arena, boolean critical, Scratch scratch, int slot) {
+        BlasOperand described = describe(matrix);
+        if (described != null && (critical || matrix.segment().isNative())) {
+            return described;
+        }
+        long lineLength = described == null ? 0 : described.transpose() == NO_TRANSPOSE ? matrix.columnCount() : matrix.rowCount();
+        if (described != null && described.leadingDimension() == Math.max(1, lineLength)) {
+            long bytes = matrix.rowCount() * matrix.columnCount() * matrix.dtype().byteSize();
+            MemorySegment copy = scratch.segment(slot, bytes);
+            MemorySegment.copy(matrix.segment(), matrix.byteOffset(), copy, 0, bytes);
+            return new BlasOperand(copy, described.transpose(), described.leadingDimension());
+        }
+        return describe(contiguous(matrix, arena));
+    }
+
+    /**
+     * Native memory kept per thread for the copies of heap operands. Reusing it spares the page
+     * faults of fresh memory on every call (the allocator maps large blocks anew each time), which
+     * on this machine cost more than the copies themselves.
+     */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** Operands above this many bytes get memory of their own, not kept after the call. */
+    private static final long SCRATCH_LIMIT = 256L << 20;
+
+    private static final class Scratch {
+        private final MemorySegment[] segments = new MemorySegment[2];
+
+        MemorySegment segment(int slot, long bytes) {
+            if (bytes > SCRATCH_LIMIT) {
+                return Arena.ofAuto().allocate(bytes, 64);
+            }
+            if (segments[slot] == null || segments[slot].byteSize() < bytes) {
+                segments[slot] = Arena.ofAuto().allocate(bytes, 64);
+            }
+            return segments[slot].asSlice(0, bytes);
+        }
     }
 
     private static boolean isRowMajor(Matrix matrix) {
