@@ -14,9 +14,9 @@ import org.tessera.ndarray.dtype.DType;
  * to {@link JavaGemm}, and so do products too small to repay a native call.
  *
  * <p>Heap memory: small products read and write heap arrays in place through a critical downcall;
- * large ones copy heap operands to native memory first, because a critical call holds off every
- * safepoint of the JVM while it runs and a large GEMM runs for seconds. The copy costs O(n²)
- * against the product's O(n³).
+ * large ones copy heap operands to native memory first (and compute the result there), because a
+ * critical call holds off every safepoint of the JVM while it runs and a large GEMM runs for seconds.
+ * The copies cost O(n²) against the product's O(n³), into native memory kept per thread.
  */
 public final class OpenBlasGemm implements Gemm {
     private static final int ROW_MAJOR = 101;
@@ -34,8 +34,12 @@ public final class OpenBlasGemm implements Gemm {
     @Override
     public String name() { return "openblas"; }
 
+    /**
+     * Results go to the heap: the product is computed in per-thread native scratch memory and copied
+     * back, which costs less here than the page faults of a freshly mapped native result per call.
+     */
     @Override
-    public boolean prefersNativeMemory() { return true; }
+    public boolean prefersNativeMemory() { return false; }
 
     /** The shared library this provider calls. */
     public String libraryLocation() { return library.location(); }
@@ -59,11 +63,20 @@ public final class OpenBlasGemm implements Gemm {
         try (Arena arena = Arena.ofConfined()) {
             BlasOperand left = operand(a, arena, critical, scratch, 0);
             BlasOperand right = operand(b, arena, critical, scratch, 1);
-            Matrix target = isRowMajor(out) && (critical || out.segment().isNative()) ? out : contiguous(out, arena);
+            boolean inPlace = isRowMajor(out) && (critical || out.segment().isNative());
+            long resultBytes = rowCount * columnCount * out.dtype().byteSize();
+            // A dense heap result is computed in this thread's scratch memory and copied back in one piece.
+            boolean viaScratch = !inPlace && isDenseRowMajor(out);
+            Matrix target = inPlace ? out
+                    : viaScratch ? new Matrix(out.dtype(), scratch.segment(2, resultBytes), 0, rowCount, columnCount,
+                            columnCount * out.dtype().byteSize(), out.dtype().byteSize())
+                    : contiguous(out, arena);
             BlasOperand result = describe(target);
             MethodHandle handle = critical ? binding.critical() : binding.plain();
             invoke(handle, out.dtype(), arena, (int) rowCount, (int) columnCount, (int) depth, left, right, result);
-            if (target != out) {
+            if (viaScratch) {
+                MemorySegment.copy(target.segment(), 0, out.segment(), out.byteOffset(), resultBytes);
+            } else if (target != out) {
                 Copies.copy(target, out);
             }
         }
@@ -133,7 +146,8 @@ public final class OpenBlasGemm implements Gemm {
     private static final long SCRATCH_LIMIT = 256L << 20;
 
     private static final class Scratch {
-        private final MemorySegment[] segments = new MemorySegment[2];
+        /** Left operand, right operand, result. */
+        private final MemorySegment[] segments = new MemorySegment[3];
 
         MemorySegment segment(int slot, long bytes) {
             if (bytes > SCRATCH_LIMIT) {
@@ -144,6 +158,11 @@ public final class OpenBlasGemm implements Gemm {
             }
             return segments[slot].asSlice(0, bytes);
         }
+    }
+
+    private static boolean isDenseRowMajor(Matrix matrix) {
+        BlasOperand described = describe(matrix);
+        return described != null && described.transpose() == NO_TRANSPOSE && described.leadingDimension() == Math.max(1, matrix.columnCount());
     }
 
     private static boolean isRowMajor(Matrix matrix) {
