@@ -22,7 +22,7 @@ import org.tessera.ndarray.ufunc.Ufuncs;
 /**
  * The per-chunk kernels of issue 3 on the data of bench_numpy.py: contiguous float64 add and sum
  * of 10^8 elements, a transposed add of 10^4 x 10^4, exp of 10^7, float64 matmul of 4096 x 4096, int32
- * add of 10^8. The heap is sized to the data (as the workload runner's) so that the outputs reuse
+ * add of 10^8. The heap is sized to the data and touched at start-up (as the workload runner does) so that the outputs reuse
  * memory the JVM has already touched instead of faulting in fresh pages on every call. Run with
  * {@code ./tessera jmh KernelBenchmarks}; compare with {@code python3 ../shared/bench/bench_numpy.py N1..N6}.
  */
@@ -31,7 +31,7 @@ import org.tessera.ndarray.ufunc.Ufuncs;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx6g", "-XX:+UseTransparentHugePages", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector"})
 public class KernelBenchmarks {
     static final long N = 100_000_000L;
 
