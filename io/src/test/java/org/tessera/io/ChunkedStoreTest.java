@@ -175,15 +175,17 @@ class ChunkedStoreTest {
 
         ZarrArray interrupted = ZarrArray.open(store, "");
         int present = assertEveryChunkAbsentOrCorrect(interrupted, expected);
-        assertEquals(13, present);
+        // The failure interrupts the other worker, whose chunk write in flight may then be abandoned
+        // (its temporary file removed): 12 or 13 chunks, every one of them whole.
+        assertTrue(present == 13 || present == 12, present + " chunks present after the failure");
 
         store.failAfterChunkWrites(Integer.MAX_VALUE);
         store.resetCounts();
         StoreReport resumed = Zarr.toZarr(source, store, "", metadata, options.withResume(true));
-        assertEquals(36 - 13, resumed.chunksWritten());
-        assertEquals(13, resumed.chunksSkipped());
-        assertEquals(36 - 13, resumed.tasksRun());
-        assertEquals(36 - 13, store.writes().size());
+        assertEquals(36 - present, resumed.chunksWritten());
+        assertEquals(present, resumed.chunksSkipped());
+        assertEquals(36 - present, resumed.tasksRun());
+        assertEquals(36 - present, store.writes().size());
         assertEquals(36, assertEveryChunkAbsentOrCorrect(ZarrArray.open(store, ""), expected));
     }
 
