@@ -1,6 +1,7 @@
 package org.tessera.array.slicing;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.tessera.array.chunks.Chunks;
@@ -8,6 +9,7 @@ import org.tessera.array.chunks.UnknownChunksException;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.index.Index;
+import org.tessera.ndarray.index.IndexItems;
 import org.tessera.ndarray.layout.Shapes;
 
 /**
@@ -33,20 +35,12 @@ final class IndexResolver {
                 throw new IllegalArgumentException("index item " + position + " is null; NumPy's None (a new axis) is Index.newAxis()");
             }
         }
-        List<Index> items = expandBooleanScalars(shape, index, mode);
-        int consumed = 0;
-        int ellipses = 0;
-        for (Index item : items) {
-            switch (item) {
-                case Index.At ignored -> consumed++;
-                case Index.Range ignored -> consumed++;
-                case Index.IntArray ignored -> consumed++;
-                case Index.BoolMask mask -> consumed += mask.mask().ndim();
-                case Index.Ellipsis ignored -> ellipses++;
-                default -> { }
-            }
+        if (mode == Mode.POINTWISE && Arrays.stream(index).anyMatch(IndexItems::isBooleanScalar)) {
+            throw new IndexOutOfBoundsException("vindex does not support indexing with boolean arrays: index " + IndexText.index(index));
         }
-        if (ellipses > 1) {
+        List<Index> items = IndexItems.expandBooleanScalars(index);
+        int consumed = IndexItems.indexedAxes(items);
+        if (IndexItems.ellipses(items) > 1) {
             throw new IndexOutOfBoundsException("an index can only have a single ellipsis ('...'): index " + IndexText.index(index));
         }
         if (consumed > shape.length) {
@@ -122,24 +116,6 @@ final class IndexResolver {
      * A boolean scalar (or 0-d mask) is a new axis of length 1 selected by {@code [0]} (true) or
      * {@code []} (false), which is how NumPy treats it.
      */
-    private static List<Index> expandBooleanScalars(long[] shape, Index[] index, Mode mode) {
-        List<Index> items = new ArrayList<>();
-        for (Index item : index) {
-            Boolean scalar = item instanceof Index.BoolScalar bool ? (Boolean) bool.value()
-                    : item instanceof Index.BoolMask mask && mask.mask().ndim() == 0 ? (Boolean) mask.mask().getBoolean() : null;
-            if (scalar != null && mode == Mode.POINTWISE) {
-                throw new IndexOutOfBoundsException("vindex does not support indexing with boolean arrays: index " + IndexText.index(index));
-            }
-            if (scalar != null) {
-                items.add(Index.newAxis());
-                items.add(new Index.IntArray(NDArray.zeros(DType.INT64, scalar ? 1 : 0)));
-            } else {
-                items.add(item);
-            }
-        }
-        return items;
-    }
-
     private static long knownLength(long[] shape, int axis, Index[] index, String what) {
         if (shape[axis] == Chunks.UNKNOWN) {
             throw new UnknownChunksException("indexing axis " + axis + " of an array of shape " + IndexText.shape(shape) + " with " + what

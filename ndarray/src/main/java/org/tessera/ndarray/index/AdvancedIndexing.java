@@ -148,20 +148,9 @@ final class AdvancedIndexing {
 
     /** Applies the basic items as a view and lists the advanced axes of that view with their indices. */
     private static Plan plan(NDArray x, Index[] index) {
-        List<Index> items = expandBooleanScalars(index);
-        int consumed = 0;
-        int ellipses = 0;
-        for (Index item : items) {
-            switch (item) {
-                case Index.At ignored -> consumed++;
-                case Index.Range ignored -> consumed++;
-                case Index.IntArray ignored -> consumed++;
-                case Index.BoolMask mask -> consumed += mask.mask().ndim();
-                case Index.Ellipsis ignored -> ellipses++;
-                default -> { }
-            }
-        }
-        if (ellipses > 1) {
+        List<Index> items = IndexItems.expandBooleanScalars(index);
+        int consumed = IndexItems.indexedAxes(items);
+        if (IndexItems.ellipses(items) > 1) {
             throw new IndexOutOfBoundsException("an index can only have a single ellipsis ('...')");
         }
         if (consumed > x.ndim()) {
@@ -220,22 +209,6 @@ final class AdvancedIndexing {
         int insertAt = adjacent ? advancedAxes.getFirst() : 0;
         return new Plan(view, advancedAxes.stream().mapToInt(Integer::intValue).toArray(), indices.toArray(NDArray[]::new),
                 broadcastShape, insertAt);
-    }
-
-    /** A boolean scalar index is a new axis of length 1 selected by [0] (true) or [] (false). */
-    private static List<Index> expandBooleanScalars(Index[] index) {
-        List<Index> items = new ArrayList<>();
-        for (Index item : index) {
-            Boolean scalar = item instanceof Index.BoolScalar bool ? (Boolean) bool.value()
-                    : item instanceof Index.BoolMask mask && mask.mask().ndim() == 0 ? (Boolean) mask.mask().getBoolean() : null;
-            if (scalar != null) {
-                items.add(Index.newAxis());
-                items.add(new Index.IntArray(NDArray.zeros(DType.INT64, scalar ? 1 : 0)));
-            } else {
-                items.add(item);
-            }
-        }
-        return items;
     }
 
     /** The coordinates of the true elements of {@code mask}, which covers axes from {@code firstAxis}. */
