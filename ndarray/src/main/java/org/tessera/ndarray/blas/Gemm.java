@@ -13,8 +13,6 @@ public sealed interface Gemm permits JavaGemm, OpenBlasGemm {
     /** A short name for logs and benchmark output: {@code "openblas"} or {@code "java"}. */
     String name();
 
-    /** Whether large operands and results are best placed in native memory (no copies before a call). */
-    default boolean prefersNativeMemory() { return false; }
 
     /** Fails unless the three shapes and dtypes form a valid product. */
     static void checkOperands(Matrix a, Matrix b, Matrix out) {

@@ -34,13 +34,6 @@ public final class OpenBlasGemm implements Gemm {
     @Override
     public String name() { return "openblas"; }
 
-    /**
-     * Results go to the heap: the product is computed in per-thread native scratch memory and copied
-     * back, which costs less here than the page faults of a freshly mapped native result per call.
-     */
-    @Override
-    public boolean prefersNativeMemory() { return false; }
-
     /** The shared library this provider calls. */
     public String libraryLocation() { return library.location(); }
 
@@ -63,10 +56,12 @@ public final class OpenBlasGemm implements Gemm {
         try (Arena arena = Arena.ofConfined()) {
             BlasOperand left = operand(a, arena, critical, scratch, 0);
             BlasOperand right = operand(b, arena, critical, scratch, 1);
-            boolean inPlace = isRowMajor(out) && (critical || out.segment().isNative());
+            BlasOperand outLayout = describe(out);
+            boolean rowMajor = outLayout != null && outLayout.transpose() == NO_TRANSPOSE;
+            boolean inPlace = rowMajor && (critical || out.segment().isNative());
             long resultBytes = rowCount * columnCount * out.dtype().byteSize();
             // A dense heap result is computed in this thread's scratch memory and copied back in one piece.
-            boolean viaScratch = !inPlace && isDenseRowMajor(out);
+            boolean viaScratch = !inPlace && rowMajor && outLayout.leadingDimension() == Math.max(1, columnCount);
             Matrix target = inPlace ? out
                     : viaScratch ? new Matrix(out.dtype(), scratch.segment(2, resultBytes), 0, rowCount, columnCount,
                             columnCount * out.dtype().byteSize(), out.dtype().byteSize())
@@ -158,16 +153,6 @@ public final class OpenBlasGemm implements Gemm {
             }
             return segments[slot].asSlice(0, bytes);
         }
-    }
-
-    private static boolean isDenseRowMajor(Matrix matrix) {
-        BlasOperand described = describe(matrix);
-        return described != null && described.transpose() == NO_TRANSPOSE && described.leadingDimension() == Math.max(1, matrix.columnCount());
-    }
-
-    private static boolean isRowMajor(Matrix matrix) {
-        BlasOperand described = describe(matrix);
-        return described != null && described.transpose() == NO_TRANSPOSE;
     }
 
     /**

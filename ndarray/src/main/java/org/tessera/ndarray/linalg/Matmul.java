@@ -22,9 +22,6 @@ import org.tessera.ndarray.layout.Shapes;
 public final class Matmul {
     private Matmul() {}
 
-    /** Results at least this large go to native memory when the provider prefers it. */
-    private static final long NATIVE_RESULT_BYTES = 1L << 20;
-
     /** {@code a @ b} with the selected BLAS provider. */
     public static NDArray matmul(NDArray a, NDArray b) {
         return matmul(a, b, Blas.selected());
@@ -58,7 +55,7 @@ public final class Matmul {
         DType dtype = Promotion.resultType(a.dtype(), b.dtype());
         long rowCount = left.shape(-2);
         long columnCount = right.shape(-1);
-        NDArray result = allocate(dtype, gemm, AxisLists.concat(batch, new long[] {rowCount, columnCount}));
+        NDArray result = NDArray.zeros(dtype, AxisLists.concat(batch, new long[] {rowCount, columnCount}));
         multiplyBatches(cast(left, dtype).broadcastTo(AxisLists.concat(batch, new long[] {rowCount, depth})),
                 cast(right, dtype).broadcastTo(AxisLists.concat(batch, new long[] {depth, columnCount})), result, gemm);
         if (a.ndim() == 1) {
@@ -91,10 +88,5 @@ public final class Matmul {
 
     static NDArray cast(NDArray array, DType dtype) {
         return array.dtype() == dtype ? array : array.astype(dtype);
-    }
-
-    static NDArray allocate(DType dtype, Gemm gemm, long[] shape) {
-        boolean large = Shapes.size(shape) * dtype.byteSize() >= NATIVE_RESULT_BYTES;
-        return large && gemm.prefersNativeMemory() ? NDArray.zerosNative(dtype, shape) : NDArray.zeros(dtype, shape);
     }
 }
