@@ -9,7 +9,8 @@ import org.tessera.ndarray.dtype.DType;
 
 /**
  * The OpenBLAS provider: {@code cblas_?gemm} for float32, float64, complex64 and complex128, row
- * major, with a transposed operand passed as {@code CblasTrans} rather than copied. Everything BLAS
+ * major, with a transposed operand passed as {@code CblasTrans} rather than copied; a real product
+ * of a matrix's transpose with the matrix itself goes to {@code cblas_?syrk}. Everything BLAS
  * has no routine for (integers, bool, float16, a depth of 0, dimensions beyond 32-bit ints) goes
  * to {@link JavaGemm}, and so do products too small to repay a native call.
  *
@@ -22,6 +23,7 @@ public final class OpenBlasGemm implements Gemm {
     private static final int ROW_MAJOR = 101;
     private static final int NO_TRANSPOSE = 111;
     private static final int TRANSPOSE = 112;
+    private static final int UPPER = 121;
     /** Multiply-adds up to which a call may be critical: 128³ takes well under a millisecond. */
     private static final long CRITICAL_WORK_LIMIT = 1L << 21;
 
@@ -52,10 +54,12 @@ public final class OpenBlasGemm implements Gemm {
             return;
         }
         boolean critical = rowCount * columnCount * depth <= CRITICAL_WORK_LIMIT;
+        // b.T @ b (as in A.T @ A) is symmetric: syrk computes one triangle, half the work, as NumPy's matmul does.
+        OpenBlasLibrary.Binding symmetric = isTransposeOf(a, b) ? library.symmetricBinding(out.dtype()) : null;
         Scratch scratch = SCRATCH.get();
         try (Arena arena = Arena.ofConfined()) {
-            BlasOperand left = operand(a, arena, critical, scratch, 0);
             BlasOperand right = operand(b, arena, critical, scratch, 1);
+            BlasOperand left = symmetric == null ? operand(a, arena, critical, scratch, 0) : null;
             BlasOperand outLayout = describe(out);
             boolean rowMajor = outLayout != null && outLayout.transpose() == NO_TRANSPOSE;
             boolean inPlace = rowMajor && (critical || out.segment().isNative());
@@ -67,8 +71,14 @@ public final class OpenBlasGemm implements Gemm {
                             columnCount * out.dtype().byteSize(), out.dtype().byteSize())
                     : contiguous(out, arena);
             BlasOperand result = describe(target);
-            MethodHandle handle = critical ? binding.critical() : binding.plain();
-            invoke(handle, out.dtype(), arena, (int) rowCount, (int) columnCount, (int) depth, left, right, result);
+            if (symmetric != null) {
+                MethodHandle handle = critical ? symmetric.critical() : symmetric.plain();
+                invokeSymmetric(handle, out.dtype(), (int) columnCount, (int) depth, right, result);
+                mirrorUpperTriangle(target);
+            } else {
+                MethodHandle handle = critical ? binding.critical() : binding.plain();
+                invoke(handle, out.dtype(), arena, (int) rowCount, (int) columnCount, (int) depth, left, right, result);
+            }
             if (viaScratch) {
                 MemorySegment.copy(target.segment(), 0, out.segment(), out.byteOffset(), resultBytes);
             } else if (target != out) {
@@ -105,6 +115,79 @@ public final class OpenBlasGemm implements Gemm {
             throw failure;
         } catch (Throwable unexpected) {
             throw new IllegalStateException("cblas gemm for " + dtype + " failed", unexpected);
+        }
+    }
+
+    /**
+     * {@code C = b.T @ b} through syrk, {@code b} being {@code right}: its upper triangle only. A
+     * row-major b (depth x n) is syrk's {@code A} with {@code Trans} (A.T A); a column-major b is the
+     * transpose of a row-major n x depth matrix M, and b.T @ b = M M.T is {@code NoTrans}.
+     */
+    private static void invokeSymmetric(MethodHandle handle, DType dtype, int size, int depth, BlasOperand right,
+                                        BlasOperand result) {
+        int transpose = right.transpose() == NO_TRANSPOSE ? TRANSPOSE : NO_TRANSPOSE;
+        try {
+            if (dtype == DType.FLOAT32) {
+                handle.invokeExact(ROW_MAJOR, UPPER, transpose, size, depth, 1.0f, right.pointer(), right.leadingDimension(),
+                        0.0f, result.pointer(), result.leadingDimension());
+            } else {
+                handle.invokeExact(ROW_MAJOR, UPPER, transpose, size, depth, 1.0, right.pointer(), right.leadingDimension(),
+                        0.0, result.pointer(), result.leadingDimension());
+            }
+        } catch (RuntimeException | Error failure) {
+            throw failure;
+        } catch (Throwable unexpected) {
+            throw new IllegalStateException("cblas syrk for " + dtype + " failed", unexpected);
+        }
+    }
+
+    /**
+     * Whether {@code a} is the transpose of {@code b}: the same elements of the same memory with rows
+     * and columns swapped. Heap memory must be the same array; a read-only heap segment does not
+     * reveal its array, so it never matches.
+     */
+    static boolean isTransposeOf(Matrix a, Matrix b) {
+        if (a.rowCount() != b.columnCount() || a.columnCount() != b.rowCount()
+                || a.rowByteStride() != b.columnByteStride() || a.columnByteStride() != b.rowByteStride()) {
+            return false;
+        }
+        MemorySegment first = a.segment(), second = b.segment();
+        if (first.isNative() != second.isNative()) {
+            return false;
+        }
+        if (!first.isNative()) {
+            Object firstArray = first.heapBase().orElse(null);
+            if (firstArray == null || firstArray != second.heapBase().orElse(null)) {
+                return false;
+            }
+        }
+        return first.address() + a.byteOffset() == second.address() + b.byteOffset();
+    }
+
+    /** Square tiles of the mirror copy: both the row read and the column written stay in cache. */
+    private static final int MIRROR_TILE = 64;
+
+    /** Copies the upper triangle that syrk wrote onto the lower one of a row-major square matrix. */
+    private static void mirrorUpperTriangle(Matrix square) {
+        long size = square.rowCount();
+        MemorySegment segment = square.segment();
+        long itemSize = square.dtype().byteSize();
+        for (long tileRow = 0; tileRow < size; tileRow += MIRROR_TILE) {
+            long rowEnd = Math.min(tileRow + MIRROR_TILE, size);
+            for (long tileColumn = 0; tileColumn <= tileRow; tileColumn += MIRROR_TILE) {
+                for (long row = tileRow; row < rowEnd; row++) {
+                    long columnEnd = Math.min(tileColumn + MIRROR_TILE, row);
+                    for (long column = tileColumn; column < columnEnd; column++) {
+                        long lower = square.byteOffsetOf(row, column), upper = square.byteOffsetOf(column, row);
+                        // Bits, not values: one copy serves float32 (4 bytes) and float64 (8 bytes).
+                        if (itemSize == Long.BYTES) {
+                            segment.set(ValueLayout.JAVA_LONG_UNALIGNED, lower, segment.get(ValueLayout.JAVA_LONG_UNALIGNED, upper));
+                        } else {
+                            segment.set(ValueLayout.JAVA_INT_UNALIGNED, lower, segment.get(ValueLayout.JAVA_INT_UNALIGNED, upper));
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -17,8 +17,9 @@ import java.util.Optional;
 import org.tessera.ndarray.dtype.DType;
 
 /**
- * Finds a system OpenBLAS and binds its four {@code cblas_?gemm} functions. Each function has two
- * handles: a plain downcall for native memory, and a critical one that may read heap arrays in
+ * Finds a system OpenBLAS and binds its four {@code cblas_?gemm} functions, and the real
+ * {@code cblas_?syrk} that computes a product of a matrix with its own transpose at half the work.
+ * Each function has two handles: a plain downcall for native memory, and a critical one that may read heap arrays in
  * place, used only for short calls because a critical call holds off safepoints while it runs.
  */
 final class OpenBlasLibrary {
@@ -43,8 +44,9 @@ final class OpenBlasLibrary {
 
     private final String location;
     private final Binding[] bindings = new Binding[DType.values().length];
+    private final Binding[] symmetricBindings = new Binding[DType.values().length];
 
-    /** The pair of handles for one {@code cblas_?gemm}. */
+    /** The pair of handles for one {@code cblas_?gemm} or {@code cblas_?syrk}. */
     record Binding(MethodHandle plain, MethodHandle critical) {}
 
     private OpenBlasLibrary(String location, SymbolLookup lookup) {
@@ -53,6 +55,8 @@ final class OpenBlasLibrary {
         bind(lookup, DType.FLOAT64, "cblas_dgemm", ValueLayout.JAVA_DOUBLE);
         bind(lookup, DType.COMPLEX64, "cblas_cgemm", ValueLayout.ADDRESS);
         bind(lookup, DType.COMPLEX128, "cblas_zgemm", ValueLayout.ADDRESS);
+        bindSymmetric(lookup, DType.FLOAT32, "cblas_ssyrk", ValueLayout.JAVA_FLOAT);
+        bindSymmetric(lookup, DType.FLOAT64, "cblas_dsyrk", ValueLayout.JAVA_DOUBLE);
     }
 
     /** The library named by {@code tessera.blas.library}, else the first OpenBLAS found on the system. */
@@ -106,14 +110,31 @@ final class OpenBlasLibrary {
         // (order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)
         FunctionDescriptor descriptor = FunctionDescriptor.ofVoid(INT, INT, INT, INT, INT, INT, scalarLayout,
                 ValueLayout.ADDRESS, INT, ValueLayout.ADDRESS, INT, scalarLayout, ValueLayout.ADDRESS, INT);
+        bindings[dtype.ordinal()] = handles(address, descriptor);
+    }
+
+    /** A missing syrk is no error: products of a matrix with its transpose then go through gemm. */
+    private void bindSymmetric(SymbolLookup lookup, DType dtype, String symbol, MemoryLayout scalarLayout) {
+        // (order, uplo, trans, N, K, alpha, A, lda, beta, C, ldc)
+        FunctionDescriptor descriptor = FunctionDescriptor.ofVoid(INT, INT, INT, INT, INT, scalarLayout,
+                ValueLayout.ADDRESS, INT, scalarLayout, ValueLayout.ADDRESS, INT);
+        lookup.find(symbol).ifPresent(address -> symmetricBindings[dtype.ordinal()] = handles(address, descriptor));
+    }
+
+    private static Binding handles(MemorySegment address, FunctionDescriptor descriptor) {
         Linker linker = Linker.nativeLinker();
-        bindings[dtype.ordinal()] = new Binding(linker.downcallHandle(address, descriptor),
+        return new Binding(linker.downcallHandle(address, descriptor),
                 linker.downcallHandle(address, descriptor, Linker.Option.critical(true)));
     }
 
     /** The gemm of {@code dtype}, or null when BLAS has none (integers, bool, float16). */
     Binding binding(DType dtype) {
         return bindings[dtype.ordinal()];
+    }
+
+    /** The syrk of {@code dtype}, or null (only float32 and float64 have one bound). */
+    Binding symmetricBinding(DType dtype) {
+        return symmetricBindings[dtype.ordinal()];
     }
 
     String location() {

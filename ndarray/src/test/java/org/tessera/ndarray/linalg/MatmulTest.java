@@ -101,6 +101,32 @@ class MatmulTest {
         assertClose(NaiveProduct.multiply(nativeA, complexB, DType.COMPLEX64), Matmul.matmul(nativeA, complexB, gemm));
     }
 
+    /** x.T @ x and x @ x.T: OpenBLAS computes them with syrk and mirrors the triangle; values as gemm's. */
+    @ParameterizedTest
+    @MethodSource("providers")
+    void multipliesAMatrixByItsOwnTranspose(String providerName) {
+        Gemm gemm = provider(providerName);
+        Random random = new Random(11);
+        for (DType dtype : List.of(DType.FLOAT64, DType.FLOAT32)) {
+            for (long[] shape : new long[][] {{7, 5}, {130, 65}, {300, 200}}) {
+                NDArray heap = random(random, dtype, shape);
+                NDArray offHeap = NDArray.zerosNative(dtype, shape);
+                offHeap.assign(heap);
+                for (NDArray x : List.of(heap, offHeap, heap.transpose(), heap.slice(0, 0, 2, shape[0] / 2))) {
+                    NDArray gram = Matmul.matmul(x.transpose(), x, gemm);
+                    assertClose(NaiveProduct.multiply(x.transpose(), x, dtype), gram);
+                    long size = gram.shape()[0];
+                    for (long row = 0; row < size; row++) {
+                        for (long column = 0; column < row; column++) {
+                            assertEquals(gram.getDouble(column, row), gram.getDouble(row, column), "A.T @ A is exactly symmetric");
+                        }
+                    }
+                    assertClose(NaiveProduct.multiply(x, x.transpose(), dtype), Matmul.matmul(x, x.transpose(), gemm));
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("providers")
     void readsReadOnlyHeapAndNativeMemory(String providerName) {
