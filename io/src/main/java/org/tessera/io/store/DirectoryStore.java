@@ -2,6 +2,8 @@ package org.tessera.io.store;
 
 import java.io.IOException;
 import java.io.Serial;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -66,6 +68,21 @@ public final class DirectoryStore implements Store {
                 return Optional.empty();
             }
             throw new IOException("cannot read key " + key + " from " + file + ": " + failure.getMessage(), failure);
+        }
+    }
+
+    @Override
+    public Optional<MemorySegment> map(String key, Arena arena) throws IOException {
+        Path file = file(key);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            return Optional.of(channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena));
+        } catch (NoSuchFileException missing) {
+            return Optional.empty();
+        } catch (IOException failure) {
+            if (Files.isDirectory(file)) {
+                return Optional.empty();
+            }
+            throw new IOException("cannot map key " + key + " from " + file + ": " + failure.getMessage(), failure);
         }
     }
 

@@ -2,6 +2,8 @@ package org.tessera.io.store;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,6 +22,16 @@ public interface Store extends Serializable {
 
     /** The value of {@code key}, or empty when the store has none. */
     Optional<byte[]> get(String key) throws IOException;
+
+    /**
+     * The value of {@code key} as a read-only segment that lives no longer than {@code arena}, or
+     * empty when the store has none. A store of files maps the file, so a reader that decodes
+     * straight from it copies the bytes once, from the page cache into their array, rather than
+     * through a buffer and a byte array first.
+     */
+    default Optional<MemorySegment> map(String key, Arena arena) throws IOException {
+        return get(key).map(value -> MemorySegment.ofArray(value).asReadOnly());
+    }
 
     /**
      * {@code length} bytes of the value of {@code key} from byte {@code offset}, or empty when the

@@ -2,6 +2,8 @@ package org.tessera.io.zarr;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 import org.tessera.ndarray.NDArray;
@@ -46,12 +48,27 @@ public sealed interface ArrayMetadata extends Serializable permits ArrayMetadata
      * The region {@code [start, start + shape)} of a chunk from its stored bytes. Formats that can
      * decode part of a chunk (sharding) override this; the default decodes it all.
      */
+    /**
+     * {@link #decodeChunkRegion(byte[], long[], long[], String)} from stored bytes in a segment,
+     * which may be a mapped file unmapped after this call: the result never refers to it. Formats
+     * that store chunks as plain bytes decode them straight from the segment; the default copies
+     * it into an array first.
+     */
+    default NDArray decodeChunkRegion(MemorySegment bytes, long[] start, long[] shape, String where) throws IOException {
+        return decodeChunkRegion(bytes.toArray(ValueLayout.JAVA_BYTE), start, shape, where);
+    }
+
     default NDArray decodeChunkRegion(byte[] bytes, long[] start, long[] shape, String where) throws IOException {
-        NDArray chunk = decodeChunk(bytes, where);
+        return regionOf(decodeChunk(bytes, where), start, shape);
+    }
+
+    /** The view of {@code chunk} from {@code start} of {@code shape}. */
+    static NDArray regionOf(NDArray chunk, long[] start, long[] shape) {
+        NDArray region = chunk;
         for (int axis = 0; axis < start.length; axis++) {
-            chunk = chunk.slice(axis, start[axis], 1, shape[axis]);
+            region = region.slice(axis, start[axis], 1, shape[axis]);
         }
-        return chunk;
+        return region;
     }
 
     /** The number of stored chunks along each axis. */

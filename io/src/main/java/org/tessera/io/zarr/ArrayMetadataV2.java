@@ -2,6 +2,8 @@ package org.tessera.io.zarr;
 
 import java.io.IOException;
 import java.io.Serial;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.StringJoiner;
@@ -116,6 +118,14 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
     public byte[] encodeChunk(NDArray chunk) throws IOException {
         byte[] raw = ChunkBytes.encode(chunk.dtype() == dtype ? chunk : chunk.astype(dtype), endian.byteOrder(), order);
         return compressor == null ? raw : compressor.encode(raw, dtype.byteSize());
+    }
+
+    @Override
+    public NDArray decodeChunkRegion(MemorySegment bytes, long[] start, long[] regionShape, String where) throws IOException {
+        if (compressor != null) {
+            return decodeChunkRegion(bytes.toArray(ValueLayout.JAVA_BYTE), start, regionShape, where);
+        }
+        return ArrayMetadata.regionOf(ChunkBytes.decode(bytes, dtype, chunkShape, endian.byteOrder(), order, where), start, regionShape);
     }
 
     @Override

@@ -30,34 +30,38 @@ final class ChunkBytes {
         byte[] bytes = new byte[(int) byteSize];
         MemorySegment.copy(contiguous.segment(), contiguous.byteOffset(), MemorySegment.ofArray(bytes), 0, byteSize);
         if (byteOrder == ByteOrder.BIG_ENDIAN) {
-            swap(bytes, array.dtype().realType().byteSize());
+            swap(MemorySegment.ofArray(bytes), array.dtype().realType().byteSize());
         }
         return bytes;
     }
 
     /** A new array of {@code shape} from chunk bytes; {@code where} names the chunk in messages. */
     static NDArray decode(byte[] bytes, DType dtype, long[] shape, ByteOrder byteOrder, Order order, String where) throws IOException {
+        return decode(MemorySegment.ofArray(bytes), dtype, shape, byteOrder, order, where);
+    }
+
+    /** {@link #decode(byte[], DType, long[], ByteOrder, Order, String)} from bytes in a segment (a mapped file), left unchanged. */
+    static NDArray decode(MemorySegment bytes, DType dtype, long[] shape, ByteOrder byteOrder, Order order, String where) throws IOException {
         long elements = 1;
         for (long length : shape) {
             elements *= length;
         }
         long expected = elements * dtype.byteSize();
-        if (bytes.length != expected) {
-            throw new ZarrFormatException(where + ": decoded to " + bytes.length + " bytes, but a chunk of shape " + Arrays.toString(shape)
+        if (bytes.byteSize() != expected) {
+            throw new ZarrFormatException(where + ": decoded to " + bytes.byteSize() + " bytes, but a chunk of shape " + Arrays.toString(shape)
                     + " and dtype " + dtype + " has " + expected);
         }
-        if (byteOrder == ByteOrder.BIG_ENDIAN) {
-            swap(bytes, dtype.realType().byteSize());
-        }
         NDArray result = NDArray.zeros(dtype, order, shape);
-        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, result.segment(), result.byteOffset(), expected);
+        MemorySegment.copy(bytes, 0, result.segment(), result.byteOffset(), expected);
+        if (byteOrder == ByteOrder.BIG_ENDIAN) {
+            swap(result.segment().asSlice(result.byteOffset(), expected), dtype.realType().byteSize());
+        }
         return result;
     }
 
     /** Reverses the byte order of every part of {@code partSize} bytes, in place. */
-    static void swap(byte[] bytes, int partSize) {
-        MemorySegment segment = MemorySegment.ofArray(bytes);
-        long end = bytes.length - partSize;
+    static void swap(MemorySegment segment, int partSize) {
+        long end = segment.byteSize() - partSize;
         switch (partSize) {
             case 1 -> {
             }

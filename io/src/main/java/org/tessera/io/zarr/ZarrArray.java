@@ -3,6 +3,8 @@ package org.tessera.io.zarr;
 import java.io.IOException;
 import java.io.Serial;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
@@ -240,9 +242,12 @@ public final class ZarrArray implements RegionSource, ChunkSink {
             return size.isEmpty() ? metadata.fillValue().fill(overlap.shape())
                     : version3.readShardRegion(ShardBytes.ranges(store, key, size.getAsLong()), overlap.inChunkStart(), overlap.shape(), where);
         }
-        Optional<byte[]> bytes = store.get(key);
-        return bytes.isPresent() ? metadata.decodeChunkRegion(bytes.get(), overlap.inChunkStart(), overlap.shape(), where)
-                : metadata.fillValue().fill(overlap.shape());
+        // The mapping is closed here: decoding copies what it needs out of it.
+        try (Arena arena = Arena.ofConfined()) {
+            Optional<MemorySegment> bytes = store.map(key, arena);
+            return bytes.isPresent() ? metadata.decodeChunkRegion(bytes.get(), overlap.inChunkStart(), overlap.shape(), where)
+                    : metadata.fillValue().fill(overlap.shape());
+        }
     }
 
     /** The whole array in memory. */

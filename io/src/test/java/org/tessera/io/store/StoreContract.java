@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -32,6 +35,22 @@ abstract class StoreContract {
         assertArrayEquals(new byte[] {4}, store.get("a/b/0.0").orElseThrow());
         store.set("empty", new byte[0]);
         assertArrayEquals(new byte[0], store.get("empty").orElseThrow());
+    }
+
+    @Test
+    void mapGivesTheValueReadOnlyAndEmptyForAbsentKeys() throws IOException {
+        Store store = newStore();
+        store.set("a/0.0", new byte[] {5, 6, 7});
+        store.set("empty", new byte[0]);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = store.map("a/0.0", arena).orElseThrow();
+            assertArrayEquals(new byte[] {5, 6, 7}, mapped.toArray(ValueLayout.JAVA_BYTE));
+            assertTrue(mapped.isReadOnly(), "a mapped value cannot change what is stored");
+            assertEquals(0, store.map("empty", arena).orElseThrow().byteSize());
+            assertEquals(Optional.empty(), store.map("a/1.0", arena));
+            assertEquals(Optional.empty(), store.map("a", arena), "a prefix of keys is no value");
+        }
+        assertArrayEquals(new byte[] {5, 6, 7}, store.get("a/0.0").orElseThrow());
     }
 
     @Test

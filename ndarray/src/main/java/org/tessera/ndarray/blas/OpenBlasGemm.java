@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 import org.tessera.ndarray.dtype.DType;
 
@@ -17,7 +18,7 @@ import org.tessera.ndarray.dtype.DType;
  * <p>Heap memory: small products read and write heap arrays in place through a critical downcall;
  * large ones copy heap operands to native memory first (and compute the result there), because a
  * critical call holds off every safepoint of the JVM while it runs and a large GEMM runs for seconds.
- * The copies cost O(n²) against the product's O(n³), into native memory kept per thread.
+ * The copies cost O(n²) against the product's O(n³), into native memory kept between calls.
  */
 public final class OpenBlasGemm implements Gemm {
     private static final int ROW_MAJOR = 101;
@@ -56,7 +57,7 @@ public final class OpenBlasGemm implements Gemm {
         boolean critical = rowCount * columnCount * depth <= CRITICAL_WORK_LIMIT;
         // b.T @ b (as in A.T @ A) is symmetric: syrk computes one triangle, half the work, as NumPy's matmul does.
         OpenBlasLibrary.Binding symmetric = isTransposeOf(a, b) ? library.symmetricBinding(out.dtype()) : null;
-        Scratch scratch = SCRATCH.get();
+        Scratch scratch = Scratch.borrow();
         try (Arena arena = Arena.ofConfined()) {
             BlasOperand right = operand(b, arena, critical, scratch, 1);
             BlasOperand left = symmetric == null ? operand(a, arena, critical, scratch, 0) : null;
@@ -64,7 +65,7 @@ public final class OpenBlasGemm implements Gemm {
             boolean rowMajor = outLayout != null && outLayout.transpose() == NO_TRANSPOSE;
             boolean inPlace = rowMajor && (critical || out.segment().isNative());
             long resultBytes = rowCount * columnCount * out.dtype().byteSize();
-            // A dense heap result is computed in this thread's scratch memory and copied back in one piece.
+            // A dense heap result is computed in pooled scratch memory and copied back in one piece.
             boolean viaScratch = !inPlace && rowMajor && outLayout.leadingDimension() == Math.max(1, columnCount);
             Matrix target = inPlace ? out
                     : viaScratch ? new Matrix(out.dtype(), scratch.segment(2, resultBytes), 0, rowCount, columnCount,
@@ -84,6 +85,8 @@ public final class OpenBlasGemm implements Gemm {
             } else if (target != out) {
                 Copies.copy(target, out);
             }
+        } finally {
+            scratch.giveBack();
         }
     }
 
@@ -194,7 +197,7 @@ public final class OpenBlasGemm implements Gemm {
     /**
      * The operand as BLAS can read it. Native memory is read in place, and so is heap memory in a
      * short critical call. A dense heap operand (row or column major) is copied byte for byte into
-     * this thread's scratch memory, keeping its layout: a transposed block (A.T of A.T @ A) is passed
+     * pooled scratch memory, keeping its layout: a transposed block (A.T of A.T @ A) is passed
      * as {@code CblasTrans} instead of being transposed element by element. Any other layout is
      * copied to row major.
      */
@@ -213,19 +216,30 @@ public final class OpenBlasGemm implements Gemm {
         return describe(contiguous(matrix, arena));
     }
 
-    /**
-     * Native memory kept per thread for the copies of heap operands. Reusing it spares the page
-     * faults of fresh memory on every call (the allocator maps large blocks anew each time), which
-     * on this machine cost more than the copies themselves.
-     */
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-
     /** Operands above this many bytes get memory of their own, not kept after the call. */
     private static final long SCRATCH_LIMIT = 256L << 20;
 
+    /**
+     * Native memory for the copies of heap operands, kept between calls. Reusing it spares the page
+     * faults of fresh memory on every call (the allocator maps large blocks anew each time), which
+     * on this machine cost more than the copies themselves. A pool rather than one per thread: the
+     * threaded scheduler starts new worker threads for every computation, and per-thread memory
+     * would be faulted in again each time. The last one given back is lent first, its pages warm.
+     */
     private static final class Scratch {
+        private static final ConcurrentLinkedDeque<Scratch> POOL = new ConcurrentLinkedDeque<>();
+
         /** Left operand, right operand, result. */
         private final MemorySegment[] segments = new MemorySegment[3];
+
+        static Scratch borrow() {
+            Scratch pooled = POOL.pollFirst();
+            return pooled != null ? pooled : new Scratch();
+        }
+
+        void giveBack() {
+            POOL.offerFirst(this);
+        }
 
         MemorySegment segment(int slot, long bytes) {
             if (bytes > SCRATCH_LIMIT) {
