@@ -23,27 +23,35 @@ import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.optimize.Optimization;
 import org.tessera.graph.schedule.Computation;
 import org.tessera.graph.schedule.ExecutionStatistics;
+import org.tessera.graph.schedule.SynchronousScheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
 
 /**
  * Writes a chunked array into a {@link ChunkSink} block by block, as Dask's {@code store}.
  *
- * <p>Policy: every chunk of the sink is written by exactly one task, and no task waits for
- * another's chunk, so no locks are needed and a chunk is never half-written by two writers. When
- * each block of the array covers whole chunks of the sink (its block boundaries are chunk
- * boundaries), a task writes the chunks of one block. Otherwise the array is first rechunked to the
- * sink's chunks (the array module's rechunk, which bounds each task's memory), so that blocks and
- * chunks coincide. Memory is then what the scheduler holds: the blocks being computed and written,
- * freed as soon as their writing task ran; a ThreadedScheduler's memory budget bounds it.
+ * <p>Policy: every chunk of the sink is written once, whole, and atomically. When each block of
+ * the array covers whole chunks of the sink (its block boundaries are chunk boundaries), a task
+ * writes the chunks of one block and no locks are needed. Otherwise, by default, regions are
+ * locked ({@link StoreOptions.Misaligned#LOCK_REGIONS}): each block task writes the chunks inside
+ * it and hands its parts of the chunks it shares with other blocks to a {@link ChunkAssembly},
+ * which gathers a shared chunk under its lock and gives it back whole to the task that brings its
+ * last part, which writes it. Gathered chunks wait in memory: only those straddling the boundary
+ * between stored and unstored blocks, about one row of chunks when blocks are stored in order, and
+ * the report gives their peak. With {@link StoreOptions.Misaligned#RECHUNK}, or with a scheduler
+ * that may run tasks in other processes, the array is first rechunked to the sink's chunks (the
+ * array module's rechunk, which bounds each task's memory), so that blocks and chunks coincide.
+ * Memory is otherwise what the scheduler holds: the blocks being computed and written, freed as
+ * soon as their writing task ran; a ThreadedScheduler's memory budget bounds it.
  *
  * <p>Resume: chunk writes are atomic, so a chunk present in the sink is complete. With
  * {@link StoreOptions#resume()}, tasks whose chunks are all present are culled before anything is
  * computed (their source blocks are not even read), and the others skip the chunks present.
  *
  * <p>Example: an array of shape (100, 100) in blocks of (50, 50) stored into chunks of (25, 25)
- * runs 4 tasks of 4 chunks each; into chunks of (40, 40) it is rechunked to blocks of (40, 40)
- * first, and 9 tasks write one chunk each.
+ * runs 4 tasks of 4 chunks each; into chunks of (40, 40), its 4 tasks write the 9 chunks, the
+ * 5 chunks that cross the middle lines gathered from 2 or 4 blocks each; rechunked instead, the
+ * array is cut to blocks of (40, 40) first, and 9 tasks write one chunk each.
  */
 public final class ChunkedStore {
     private ChunkedStore() {
@@ -68,14 +76,17 @@ public final class ChunkedStore {
                     + " of shape " + Arrays.toString(sink.shape()));
         }
         if (Arrays.stream(shape).anyMatch(length -> length == 0)) {
-            return new StoreReport(0, 0, 0, false, null);
+            return new StoreReport(0, 0, 0, false, null, 0);
         }
         ChunkedArray source = array.dtype() == sink.dtype() ? array : array.astype(sink.dtype());
         long[] chunkShape = sink.chunkShape();
-        boolean rechunked = !coversWholeChunks(source.chunks(), chunkShape);
+        boolean aligned = coversWholeChunks(source.chunks(), chunkShape);
+        boolean inOneProcess = options.scheduler() instanceof ThreadedScheduler || options.scheduler() instanceof SynchronousScheduler;
+        boolean rechunked = !aligned && (options.misaligned() == StoreOptions.Misaligned.RECHUNK || !inOneProcess);
         if (rechunked) {
             source = source.rechunk(Chunks.regular(shape, chunkShape));
         }
+        ChunkAssembly assembly = aligned || rechunked ? null : new ChunkAssembly(sink.dtype());
 
         Chunks chunks = source.chunks();
         int ndim = chunks.ndim();
@@ -85,7 +96,7 @@ public final class ChunkedStore {
             counts.put(letters.charAt(axis), chunks.blockCount(axis));
         }
         String name = Tokens.name("store", source.name(), sink.describe(), options.resume());
-        WriteBlock write = new WriteBlock(sink, chunks, chunkShape, options.resume());
+        WriteBlock write = new WriteBlock(sink, chunks, chunkShape, options.resume(), assembly);
         BlockwiseLayer layer = new BlockwiseLayer(name, letters, write,
                 List.of(BlockwiseArgument.blockIndex(letters), BlockwiseArgument.blocks(source.name(), letters, chunks.blockCounts())), counts, null);
 
@@ -97,14 +108,14 @@ public final class ChunkedStore {
             if (options.resume()) {
                 long missing = write.missingChunks(block);
                 if (missing == 0) {
-                    skippedBeforeRunning += write.chunkCount(block);
+                    skippedBeforeRunning += write.ownedChunkCount(block);
                     continue;
                 }
             }
             keys.add(Key.of(name, block.clone()));
         } while (nextIndex(block, blockCounts));
         if (keys.isEmpty()) {
-            return new StoreReport(0, skippedBeforeRunning, 0, rechunked, null);
+            return new StoreReport(0, skippedBeforeRunning, 0, rechunked, null, 0);
         }
 
         TaskGraph graph = Optimization.optimize(source.graph().with(layer, Set.of(source.name())), keys);
@@ -117,6 +128,9 @@ public final class ChunkedStore {
         } else {
             results = options.scheduler().compute(graph, keys);
         }
+        if (assembly != null) {
+            assembly.requireComplete(sink.describe());
+        }
         long written = 0;
         long skipped = skippedBeforeRunning;
         for (Key key : keys) {
@@ -124,7 +138,7 @@ public final class ChunkedStore {
             written += outcome.chunksWritten();
             skipped += outcome.chunksSkipped();
         }
-        return new StoreReport(written, skipped, keys.size(), rechunked, statistics);
+        return new StoreReport(written, skipped, keys.size(), rechunked, statistics, assembly == null ? 0 : assembly.peakPendingBytes());
     }
 
     /** Whether every block boundary of {@code chunks} is a multiple of the chunk shape, so each block holds whole chunks. */
@@ -156,8 +170,13 @@ public final class ChunkedStore {
         private static final long serialVersionUID = 1L;
     }
 
-    /** The writing task: the chunks of the sink inside one block of the array. */
-    record WriteBlock(ChunkSink sink, Chunks chunks, long[] chunkShape, boolean resume) implements TaskFunction {
+    /**
+     * The writing task: the chunks of the sink that one block of the array overlaps. Chunks inside
+     * the block are written from it; parts of chunks it shares with other blocks go to the
+     * assembly (null when blocks cover whole chunks), and the chunk is written by whichever task
+     * completes it.
+     */
+    record WriteBlock(ChunkSink sink, Chunks chunks, long[] chunkShape, boolean resume, ChunkAssembly assembly) implements TaskFunction {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -168,33 +187,55 @@ public final class ChunkedStore {
                 throw new IllegalStateException("block " + Arrays.toString(blockIndex) + " to store into " + sink.describe() + " computed to "
                         + arguments.get(1) + ", not an NDArray");
             }
+            int ndim = blockIndex.length;
             long[] blockStart = chunks.blockStart(blockIndex);
-            int[] first = new int[blockIndex.length];
-            int[] span = new int[blockIndex.length];
+            long[] blockShape = chunks.blockShape(blockIndex);
+            int[] first = new int[ndim];
+            int[] span = new int[ndim];
             chunkRange(blockIndex, first, span);
             int written = 0;
             int skipped = 0;
-            int[] step = new int[blockIndex.length];
+            int[] step = new int[ndim];
             do {
-                int[] chunkIndex = new int[blockIndex.length];
-                NDArray values = block;
-                for (int axis = 0; axis < blockIndex.length; axis++) {
+                int[] chunkIndex = new int[ndim];
+                long[] insideShape = new long[ndim];
+                long[] offsetInChunk = new long[ndim];
+                boolean whole = true;
+                NDArray part = block;
+                for (int axis = 0; axis < ndim; axis++) {
                     chunkIndex[axis] = first[axis] + step[axis];
                     long chunkStart = chunkIndex[axis] * chunkShape[axis];
-                    long length = Math.min(chunkShape[axis], sink.shape()[axis] - chunkStart);
-                    values = values.slice(axis, chunkStart - blockStart[axis], 1, length);
+                    insideShape[axis] = Math.min(chunkShape[axis], sink.shape()[axis] - chunkStart);
+                    long overlapStart = Math.max(chunkStart, blockStart[axis]);
+                    long overlapEnd = Math.min(chunkStart + insideShape[axis], blockStart[axis] + blockShape[axis]);
+                    offsetInChunk[axis] = overlapStart - chunkStart;
+                    whole &= overlapStart == chunkStart && overlapEnd == chunkStart + insideShape[axis];
+                    part = part.slice(axis, overlapStart - blockStart[axis], 1, overlapEnd - overlapStart);
                 }
                 if (resume && sink.hasChunk(chunkIndex)) {
-                    skipped++;
-                } else {
-                    sink.writeChunk(chunkIndex, values);
+                    skipped += ownsChunk(chunkIndex, blockStart) ? 1 : 0;
+                    continue;
+                }
+                NDArray chunk = whole ? part : assembly.add(chunkIndex, insideShape, offsetInChunk, part);
+                if (chunk != null) {
+                    sink.writeChunk(chunkIndex, chunk);
                     written++;
                 }
             } while (nextIndex(step, span));
             return new BlockWritten(written, skipped);
         }
 
-        /** The first chunk and the number of chunks per axis inside block {@code blockIndex}. */
+        /** The block that holds a chunk's first element owns it: it alone counts the chunk as skipped. */
+        private boolean ownsChunk(int[] chunkIndex, long[] blockStart) {
+            for (int axis = 0; axis < chunkIndex.length; axis++) {
+                if (chunkIndex[axis] * chunkShape[axis] < blockStart[axis]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The first chunk and the number of chunks per axis that block {@code blockIndex} overlaps. */
         private void chunkRange(int[] blockIndex, int[] first, int[] span) {
             long[] start = chunks.blockStart(blockIndex);
             long[] shape = chunks.blockShape(blockIndex);
@@ -204,13 +245,15 @@ public final class ChunkedStore {
             }
         }
 
-        long chunkCount(int[] blockIndex) {
-            int[] first = new int[blockIndex.length];
-            int[] span = new int[blockIndex.length];
-            chunkRange(blockIndex, first, span);
+        /** The chunks whose first element lies in block {@code blockIndex}. */
+        long ownedChunkCount(int[] blockIndex) {
+            long[] start = chunks.blockStart(blockIndex);
+            long[] shape = chunks.blockShape(blockIndex);
             long count = 1;
-            for (int length : span) {
-                count *= length;
+            for (int axis = 0; axis < blockIndex.length; axis++) {
+                long firstOwned = (start[axis] + chunkShape[axis] - 1) / chunkShape[axis];
+                long endOwned = (start[axis] + shape[axis] + chunkShape[axis] - 1) / chunkShape[axis];
+                count *= endOwned - firstOwned;
             }
             return count;
         }
@@ -241,7 +284,7 @@ public final class ChunkedStore {
         @Override
         public boolean equals(Object other) {
             return other instanceof WriteBlock that && sink.equals(that.sink) && chunks.equals(that.chunks) && Arrays.equals(chunkShape, that.chunkShape)
-                    && resume == that.resume;
+                    && resume == that.resume && assembly == that.assembly;
         }
 
         @Override

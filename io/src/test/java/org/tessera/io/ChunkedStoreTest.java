@@ -124,11 +124,11 @@ class ChunkedStoreTest {
     }
 
     @Test
-    void misalignedBlocksAreRechunkedSoEveryChunkHasExactlyOneWriter() throws IOException {
+    void misalignedBlocksCanBeRechunkedSoEveryChunkHasExactlyOneWriter() throws IOException {
         InstrumentedStore store = new InstrumentedStore(new MemoryStore());
         ChunkedArray source = randomArray(4, new long[] {100, 90}, 30, 35).astype(DType.FLOAT32);
         ArrayMetadataV2 metadata = ArrayMetadataV2.of(new long[] {100, 90}, new long[] {40, 40}, DType.FLOAT32);
-        StoreReport report = Zarr.toZarr(source, store, "x", metadata, StoreOptions.defaults());
+        StoreReport report = Zarr.toZarr(source, store, "x", metadata, StoreOptions.defaults().withMisaligned(StoreOptions.Misaligned.RECHUNK));
         assertTrue(report.rechunked());
         assertEquals(9, report.tasksRun());
         assertEquals(9, report.chunksWritten());
@@ -137,12 +137,51 @@ class ChunkedStoreTest {
     }
 
     @Test
-    void aShardedTargetIsWrittenOneWholeShardPerTask() throws IOException {
+    void misalignedBlocksLockRegionsAndEveryChunkIsWrittenOnceWhole() throws IOException {
+        for (boolean threaded : new boolean[] {false, true}) {
+            InstrumentedStore store = new InstrumentedStore(new MemoryStore());
+            ChunkedArray source = randomArray(4, new long[] {100, 90}, 30, 35).astype(DType.FLOAT32);
+            ArrayMetadataV2 metadata = ArrayMetadataV2.of(new long[] {100, 90}, new long[] {40, 40}, DType.FLOAT32);
+            StoreOptions options = StoreOptions.defaults().withScheduler(threaded ? ThreadedScheduler.builder().workers(2).build() : new SynchronousScheduler());
+            StoreReport report = Zarr.toZarr(source, store, "x", metadata, options);
+            assertFalse(report.rechunked());
+            assertEquals(12, report.tasksRun(), "one task per block of (30, 35)");
+            assertEquals(9, report.chunksWritten());
+            store.writes().forEach((key, count) -> assertEquals(1, count, key));
+            assertSameArray(source.compute(), ZarrArray.open(store, "x").readAll(), "stored");
+            // Chunks of 40 x 40 float32 (6,400 bytes) wait while gathered: never more than one row of 3 and the next.
+            assertTrue(report.peakGatheredBytes() > 0 && report.peakGatheredBytes() <= 6 * 6_400, report.toString());
+        }
+    }
+
+    @Test
+    void lockedRegionsSurviveADeadWriterAndResumeCompletesThem() throws IOException {
+        InstrumentedStore store = new InstrumentedStore(DirectoryStore.open(directory.resolve("gathered.zarr")));
+        ChunkedArray source = randomArray(12, new long[] {60, 60}, 15, 25);
+        NDArray expected = source.compute();
+        ArrayMetadataV2 metadata = ArrayMetadataV2.of(new long[] {60, 60}, new long[] {10, 10}, DType.FLOAT64);
+        store.failAfterChunkWrites(11);
+        StoreOptions options = StoreOptions.defaults().withScheduler(ThreadedScheduler.builder().workers(2).build());
+        assertThrows(TaskFailedException.class, () -> Zarr.toZarr(source, store, "", metadata, options));
+        int present = assertEveryChunkAbsentOrCorrect(ZarrArray.open(store, ""), expected);
+        assertTrue(present >= 10 && present <= 11, present + " chunks present after the failure");
+
+        store.failAfterChunkWrites(Integer.MAX_VALUE);
+        store.resetCounts();
+        StoreReport resumed = Zarr.toZarr(source, store, "", metadata, options.withResume(true));
+        assertEquals(36 - present, resumed.chunksWritten());
+        assertEquals(present, resumed.chunksSkipped(), "each present chunk counted once, by the block holding its first element");
+        assertEquals(36 - present, store.writes().size());
+        assertEquals(36, assertEveryChunkAbsentOrCorrect(ZarrArray.open(store, ""), expected));
+    }
+
+    @Test
+    void aShardedTargetIsWrittenOnceWholePerShard() throws IOException {
         InstrumentedStore store = new InstrumentedStore(new MemoryStore());
         ChunkedArray source = randomArray(10, new long[] {30, 20}, 7, 20);
         ArrayMetadataV3 metadata = ArrayMetadataV3.sharded(new long[] {30, 20}, new long[] {10, 10}, new long[] {5, 5}, DType.FLOAT64, new Zstd(1, false));
         StoreReport report = Zarr.toZarr(source, store, "s", metadata, StoreOptions.defaults());
-        assertTrue(report.rechunked());
+        assertFalse(report.rechunked());
         assertEquals(6, report.chunksWritten());
         // The root group (zarr.json) is made because the array is created below it.
         assertEquals(Set.of("s/c/0/0", "s/c/0/1", "s/c/1/0", "s/c/1/1", "s/c/2/0", "s/c/2/1", "s/zarr.json", "zarr.json"), store.writes().keySet());
@@ -206,20 +245,24 @@ class ChunkedStoreTest {
 
     @Test
     void storingAnArrayManyTimesLargerThanTheMemoryBudgetStaysUnderIt() throws IOException {
-        // 64 MB of float64 into 2 MB chunks under a 12 MiB budget, once with blocks equal to the chunks (each
-        // block is made and written inside one fused task) and once with blocks that must be rechunked first.
+        // 64 MB of float64 into 2 MB chunks under a 12 MiB budget: with blocks equal to the chunks (each
+        // block is made and written inside one fused task), with blocks that are rechunked first, and with
+        // blocks whose parts of shared chunks are gathered under region locks (at most two rows of 4 chunks).
         long[] shape = {4000, 2000};
         MemoryBudget budget = MemoryBudget.ofMebibytes(12);
-        for (long[] blockShape : new long[][] {{500, 500}, {250, 400}}) {
+        for (long[] blockShape : new long[][] {{500, 500}, {250, 400}, {300, 400}}) {
             ChunkedArray source = randomArray(8, shape, blockShape);
+            boolean rechunk = blockShape[0] == 250;
             assertTrue(source.byteSize() > 5 * budget.bytes());
             Path target = directory.resolve("big-" + blockShape[0] + "x" + blockShape[1] + ".zarr");
             ThreadedScheduler scheduler = ThreadedScheduler.builder().workers(2).memoryBudget(budget).spillDirectory(directory).build();
             StoreReport report = Zarr.toZarr(source, DirectoryStore.open(target), "", ArrayMetadataV2.of(shape, new long[] {500, 500}, DType.FLOAT64)
-                    .withCompressor(new Zstd(1, false)), StoreOptions.defaults().withScheduler(scheduler));
+                    .withCompressor(new Zstd(1, false)), StoreOptions.defaults().withScheduler(scheduler)
+                    .withMisaligned(rechunk ? StoreOptions.Misaligned.RECHUNK : StoreOptions.Misaligned.LOCK_REGIONS));
             assertEquals(32, report.chunksWritten());
-            assertEquals(blockShape[0] != 500, report.rechunked());
+            assertEquals(rechunk, report.rechunked());
             assertTrue(report.statistics().peakResultBytes() <= budget.bytes(), report.statistics().toString());
+            assertTrue(report.peakGatheredBytes() <= 8 * 2_000_000, report.peakGatheredBytes() + " bytes gathered at once");
             ChunkedArray stored = Zarr.fromZarr(target);
             double expectedMean = source.mean().compute(scheduler).getDouble();
             assertEquals(expectedMean, stored.mean().compute(scheduler).getDouble(), 1e-12);
@@ -238,7 +281,11 @@ class ChunkedStoreTest {
         try (java.io.ObjectOutputStream output = new java.io.ObjectOutputStream(bytes)) {
             output.writeObject(array);
             output.writeObject(new ChunkedStore.WriteBlock(array, org.tessera.array.chunks.Chunks.regular(new long[] {6, 6}, new long[] {6, 6}),
-                    new long[] {6, 6}, true));
+                    new long[] {6, 6}, true, null));
+            // A task that gathers chunks in this process refuses to travel rather than lose their parts.
+            assertThrows(java.io.NotSerializableException.class, () -> output.writeObject(new ChunkedStore.WriteBlock(array,
+                    org.tessera.array.chunks.Chunks.regular(new long[] {6, 6}, new long[] {4, 4}), new long[] {6, 6}, false,
+                    new ChunkAssembly(DType.INT32))));
         }
         try (java.io.ObjectInputStream input = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
             ZarrArray copy = (ZarrArray) input.readObject();
