@@ -14,6 +14,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
@@ -155,27 +157,6 @@ class ChunkedStoreTest {
     }
 
     @Test
-    void lockedRegionsSurviveADeadWriterAndResumeCompletesThem() throws IOException {
-        InstrumentedStore store = new InstrumentedStore(DirectoryStore.open(directory.resolve("gathered.zarr")));
-        ChunkedArray source = randomArray(12, new long[] {60, 60}, 15, 25);
-        NDArray expected = source.compute();
-        ArrayMetadataV2 metadata = ArrayMetadataV2.of(new long[] {60, 60}, new long[] {10, 10}, DType.FLOAT64);
-        store.failAfterChunkWrites(11);
-        StoreOptions options = StoreOptions.defaults().withScheduler(ThreadedScheduler.builder().workers(2).build());
-        assertThrows(TaskFailedException.class, () -> Zarr.toZarr(source, store, "", metadata, options));
-        int present = assertEveryChunkAbsentOrCorrect(ZarrArray.open(store, ""), expected);
-        assertTrue(present >= 10 && present <= 11, present + " chunks present after the failure");
-
-        store.failAfterChunkWrites(Integer.MAX_VALUE);
-        store.resetCounts();
-        StoreReport resumed = Zarr.toZarr(source, store, "", metadata, options.withResume(true));
-        assertEquals(36 - present, resumed.chunksWritten());
-        assertEquals(present, resumed.chunksSkipped(), "each present chunk counted once, by the block holding its first element");
-        assertEquals(36 - present, store.writes().size());
-        assertEquals(36, assertEveryChunkAbsentOrCorrect(ZarrArray.open(store, ""), expected));
-    }
-
-    @Test
     void aShardedTargetIsWrittenOnceWholePerShard() throws IOException {
         InstrumentedStore store = new InstrumentedStore(new MemoryStore());
         ChunkedArray source = randomArray(10, new long[] {30, 20}, 7, 20);
@@ -201,10 +182,16 @@ class ChunkedStoreTest {
         assertTrue(error.getMessage().contains("[8, 8]") && error.getMessage().contains("[8, 7]") && error.getMessage().contains("\"small\""), error.getMessage());
     }
 
-    @Test
-    void aWriterThatDiesMidStoreLeavesCompleteChunksAndResumeWritesOnlyTheRest() throws IOException {
+    /**
+     * Blocks of 10 x 10 write their own chunks; blocks of 15 x 25 share chunks, which are gathered
+     * under region locks and so are written whole or not at all too.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {10, 15})
+    void aWriterThatDiesMidStoreLeavesCompleteChunksAndResumeWritesOnlyTheRest(int blockRows) throws IOException {
         InstrumentedStore store = new InstrumentedStore(DirectoryStore.open(directory.resolve("x.zarr")));
-        ChunkedArray source = randomArray(6, new long[] {60, 60}, 10, 10);
+        boolean aligned = blockRows == 10;
+        ChunkedArray source = randomArray(6, new long[] {60, 60}, blockRows, aligned ? 10 : 25);
         NDArray expected = source.compute();
         ArrayMetadataV2 metadata = ArrayMetadataV2.of(new long[] {60, 60}, new long[] {10, 10}, DType.FLOAT64);
         store.failAfterChunkWrites(13);
@@ -222,8 +209,10 @@ class ChunkedStoreTest {
         store.resetCounts();
         StoreReport resumed = Zarr.toZarr(source, store, "", metadata, options.withResume(true));
         assertEquals(36 - present, resumed.chunksWritten());
-        assertEquals(present, resumed.chunksSkipped());
-        assertEquals(36 - present, resumed.tasksRun());
+        assertEquals(present, resumed.chunksSkipped(), "each present chunk counted once, by the block holding its first element");
+        if (aligned) {
+            assertEquals(36 - present, resumed.tasksRun());
+        }
         assertEquals(36 - present, store.writes().size());
         assertEquals(36, assertEveryChunkAbsentOrCorrect(ZarrArray.open(store, ""), expected));
     }

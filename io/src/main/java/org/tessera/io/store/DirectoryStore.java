@@ -58,31 +58,36 @@ public final class DirectoryStore implements Store {
 
     @Override
     public Optional<byte[]> get(String key) throws IOException {
-        Path file = file(key);
-        try {
-            return Optional.of(Files.readAllBytes(file));
-        } catch (NoSuchFileException missing) {
-            return Optional.empty();
-        } catch (IOException failure) {
-            if (Files.isDirectory(file)) {
-                return Optional.empty();
-            }
-            throw new IOException("cannot read key " + key + " from " + file + ": " + failure.getMessage(), failure);
-        }
+        return readFile(key, "read", Files::readAllBytes);
     }
 
     @Override
     public Optional<MemorySegment> map(String key, Arena arena) throws IOException {
+        return readFile(key, "map", file -> {
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            }
+        });
+    }
+
+    /** How a value is taken from its file. */
+    @FunctionalInterface
+    private interface FileReader<T> {
+        T read(Path file) throws IOException;
+    }
+
+    /** The value of {@code key} read from its file; empty when there is no file, or a directory (a prefix of keys). */
+    private <T> Optional<T> readFile(String key, String verb, FileReader<T> reader) throws IOException {
         Path file = file(key);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            return Optional.of(channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena));
+        try {
+            return Optional.of(reader.read(file));
         } catch (NoSuchFileException missing) {
             return Optional.empty();
         } catch (IOException failure) {
             if (Files.isDirectory(file)) {
                 return Optional.empty();
             }
-            throw new IOException("cannot map key " + key + " from " + file + ": " + failure.getMessage(), failure);
+            throw new IOException("cannot " + verb + " key " + key + " from " + file + ": " + failure.getMessage(), failure);
         }
     }
 
