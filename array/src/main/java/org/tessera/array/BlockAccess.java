@@ -13,6 +13,8 @@ import org.tessera.graph.Task;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.graph.optimize.Optimization;
 import org.tessera.graph.schedule.Scheduler;
+import org.tessera.ndarray.AnyArray;
+import org.tessera.ndarray.ArrayFamilies;
 import org.tessera.ndarray.NDArray;
 
 /**
@@ -80,12 +82,13 @@ final class BlockAccess {
                 }
                 Key key = array.key(index);
                 Object value = scheduler.compute(Optimization.optimize(array.graph(), List.of(key)), List.of(key)).get(key);
-                if (!(value instanceof NDArray block)) {
+                if (!(value instanceof AnyArray<?> block)) {
                     throw new IllegalStateException("block " + key + " computed to " + (value == null ? "nothing" : value.getClass().getName())
-                            + ", not an NDArray");
+                            + ", not an array of any family");
                 }
                 advance();
-                return block;
+                // Blocks of another family (sparse, ...) are handed out densified, as compute() does.
+                return block instanceof NDArray dense ? dense : ArrayFamilies.toDense(block);
             }
 
             /** The next index in C order: the last axis moves fastest. */

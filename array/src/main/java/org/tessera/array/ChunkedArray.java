@@ -10,13 +10,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 
+import org.tessera.array.api.ChunkedNamespace;
 import org.tessera.array.blockwise.Cast;
 import org.tessera.array.blockwise.Elementwise;
 import org.tessera.array.blockwise.Selection;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
-import org.tessera.array.linalg.ChunkedProducts;
 import org.tessera.array.linalg.ChunkedNorms;
+import org.tessera.array.linalg.ChunkedProducts;
 import org.tessera.array.linalg.ChunkedQr;
 import org.tessera.array.linalg.ChunkedSvd;
 import org.tessera.array.linalg.TallSkinny;
@@ -24,10 +25,10 @@ import org.tessera.array.overlap.Boundary;
 import org.tessera.array.overlap.Overlap;
 import org.tessera.array.overlap.Overlap.OverlapFunction;
 import org.tessera.array.rechunk.Rechunk;
-import org.tessera.array.render.ChunkSvg;
 import org.tessera.array.reduction.ChunkedStatistics;
 import org.tessera.array.reduction.ChunkedStatistics.Request;
 import org.tessera.array.reduction.CumulativeScan;
+import org.tessera.array.render.ChunkSvg;
 import org.tessera.array.reshape.Reshape;
 import org.tessera.array.reshape.Transpose;
 import org.tessera.array.shape.AxisOrder;
@@ -51,28 +52,34 @@ import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.graph.optimize.Optimization;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
+import org.tessera.ndarray.AnyArray;
+import org.tessera.ndarray.ArrayFamilies;
+import org.tessera.ndarray.ArrayNamespace;
 import org.tessera.ndarray.NDArray;
-import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.decomposition.NormOrder;
+import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.ufunc.Ufunc;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
- * A large array as a grid of NDArray blocks, each the result of a task: Dask's array model. It is
+ * A large array as a grid of blocks, each the result of a task: Dask's array model. It is
  * (graph, name, chunks, meta): block {@code (i, j)} is the value of key {@code (name, i, j)} in the
  * graph, {@code chunks} gives the block lengths per axis, and {@code meta} is an empty array of
- * the block type and dtype, which every operation predicts without computing. Immutable; every
- * operation returns a new array whose graph extends its inputs' graphs.
+ * the block type (the chunk family: dense NDArray, sparse, or any family registered with
+ * {@link ArrayFamilies}) and dtype, which every operation predicts without computing. Immutable;
+ * every operation returns a new array whose graph extends its inputs' graphs. As an array of the
+ * chunked family, its {@link #namespace()} creates and combines chunked arrays of the same chunk
+ * family (NEP 35's {@code like=}).
  */
-public final class ChunkedArray {
+public final class ChunkedArray implements AnyArray<ChunkedArray> {
     private static volatile Scheduler defaultScheduler = new ThreadedScheduler();
 
     private final HighLevelGraph graph;
     private final String name;
     private final Chunks chunks;
-    private final NDArray meta;
+    private final AnyArray<?> meta;
 
     /**
      * An array over an existing graph, as one builds it by hand: the graph must hold a layer
@@ -82,7 +89,8 @@ public final class ChunkedArray {
         this(graph, name, chunks, metaOf(dtype, chunks.ndim()));
     }
 
-    public ChunkedArray(HighLevelGraph graph, String name, Chunks chunks, NDArray meta) {
+    /** An array over an existing graph whose blocks are of {@code meta}'s family and dtype. */
+    public ChunkedArray(HighLevelGraph graph, String name, Chunks chunks, AnyArray<?> meta) {
         this.graph = Objects.requireNonNull(graph);
         this.name = Objects.requireNonNull(name);
         this.chunks = Objects.requireNonNull(chunks);
@@ -121,19 +129,39 @@ public final class ChunkedArray {
         return chunks;
     }
 
-    public NDArray meta() {
+    /** An empty array of the chunk family and dtype (NDArray for dense chunks, a sparse array for sparse ones, ...). */
+    public AnyArray<?> meta() {
         return meta;
     }
 
+    /** The namespace of the chunk family (of the blocks). */
+    public ArrayNamespace<?> chunkNamespace() {
+        return meta.namespace();
+    }
+
+    /** The chunk type's simple class name, as Dask's repr shows it: "NDArray", "SparseCOO". */
+    public String chunkType() {
+        return meta.getClass().getSimpleName();
+    }
+
+    /** The chunked family over this array's chunk family. */
+    @Override
+    public ChunkedNamespace namespace() {
+        return new ChunkedNamespace(meta.namespace());
+    }
+
+    @Override
     public DType dtype() {
         return meta.dtype();
     }
 
+    @Override
     public int ndim() {
         return chunks.ndim();
     }
 
     /** The shape; {@link Chunks#UNKNOWN} where an axis has blocks of unknown length. */
+    @Override
     public long[] shape() {
         return chunks.shape();
     }
@@ -151,6 +179,7 @@ public final class ChunkedArray {
         return size;
     }
 
+    @Override
     public long byteSize() {
         return size() * dtype().byteSize();
     }
@@ -206,13 +235,46 @@ public final class ChunkedArray {
         return Optimization.optimize(graph, flatKeys());
     }
 
-    /** Computes the array with the default scheduler. */
+    /**
+     * Computes the array with the default scheduler, as a dense array (blocks of another family are
+     * densified; {@link #computeAsChunkType()} keeps their family).
+     */
     public NDArray compute() {
         return compute(defaultScheduler);
     }
 
     public NDArray compute(Scheduler scheduler) {
         return computeAll(scheduler, List.of(this)).getFirst();
+    }
+
+    /**
+     * Computes the array as one array of its chunk family: a ChunkedArray of sparse blocks gives a
+     * sparse array. The blocks are joined by the family's concatenate.
+     */
+    public AnyArray<?> computeAsChunkType() {
+        return computeAsChunkType(defaultScheduler);
+    }
+
+    public AnyArray<?> computeAsChunkType(Scheduler scheduler) {
+        if (meta instanceof NDArray) {
+            return compute(scheduler);
+        }
+        List<Key> keys = flatKeys();
+        Map<Key, Object> blocks = scheduler.compute(Optimization.optimize(graph, keys), keys);
+        chunks.requireKnownShape("compute");
+        return Blocks.array(joinBlocks(blocks, new int[ndim()], 0));
+    }
+
+    private Object joinBlocks(Map<Key, Object> blocks, int[] index, int axis) {
+        if (axis == ndim()) {
+            return checkedBlock(blocks, index.clone());
+        }
+        List<Object> parts = new ArrayList<>();
+        for (int block = 0; block < chunks.blockCount(axis); block++) {
+            index[axis] = block;
+            parts.add(joinBlocks(blocks, index, axis + 1));
+        }
+        return parts.size() == 1 ? parts.getFirst() : Blocks.concatenate(parts, axis);
     }
 
     /** Computes several arrays in one graph, so shared inputs are computed once. */
@@ -249,7 +311,7 @@ public final class ChunkedArray {
     public List<NDArray> computeBlocks() {
         List<Key> keys = flatKeys();
         Map<Key, Object> blocks = defaultScheduler.compute(optimizedGraph(), keys);
-        return keys.stream().map(key -> (NDArray) blocks.get(key)).toList();
+        return keys.stream().map(key -> ArrayFamilies.toDense(Blocks.array(blocks.get(key)))).toList();
     }
 
     /**
@@ -280,8 +342,8 @@ public final class ChunkedArray {
         // A local copy, so that the task function captures a string rather than this (unserialisable) array.
         String arrayName = name;
         TaskFunction blockShape = TaskFunction.named("chunk-shape", arguments -> {
-            if (!(arguments.getFirst() instanceof NDArray block)) {
-                throw new IllegalStateException("a block of " + arrayName + " computed to " + arguments.getFirst() + ", not an NDArray");
+            if (!(arguments.getFirst() instanceof AnyArray<?> block)) {
+                throw new IllegalStateException("a block of " + arrayName + " computed to " + arguments.getFirst() + ", not an array of any family");
             }
             return block.shape();
         });
@@ -338,9 +400,14 @@ public final class ChunkedArray {
     }
 
     private NDArray block(Map<Key, Object> blocks, int[] index) {
+        AnyArray<?> block = checkedBlock(blocks, index);
+        return block instanceof NDArray dense ? dense : ArrayFamilies.toDense(block);
+    }
+
+    private AnyArray<?> checkedBlock(Map<Key, Object> blocks, int[] index) {
         Object value = blocks.get(Key.of(name, index));
-        if (!(value instanceof NDArray block)) {
-            throw new IllegalStateException("block " + Key.of(name, index) + " computed to " + (value == null ? "nothing" : value.getClass().getName()) + ", not an NDArray");
+        if (!(value instanceof AnyArray<?> block)) {
+            throw new IllegalStateException("block " + Key.of(name, index) + " computed to " + (value == null ? "nothing" : value.getClass().getName()) + ", not an array of any family");
         }
         long[] expected = chunks.blockShape(index);
         if (!Arrays.equals(block.shape(), expected)) {
@@ -698,7 +765,7 @@ public final class ChunkedArray {
     public String toString() {
         String bytes = chunks.isKnown() ? ", bytes=" + humanBytes(byteSize()) : "";
         return "ChunkedArray<" + name.replaceFirst("-[0-9a-f]{16}$", "") + ", shape=" + tuple(shape()) + ", dtype=" + dtype().numpyName()
-                + ", chunksize=" + tuple(chunkSize()) + ", chunktype=NDArray" + bytes + ", tasks=" + graph.taskCount() + ">";
+                + ", chunksize=" + tuple(chunkSize()) + ", chunktype=" + chunkType() + bytes + ", tasks=" + graph.taskCount() + ">";
     }
 
     static String tuple(long[] values) {

@@ -31,7 +31,7 @@ import org.tessera.ndarray.memory.Memory;
  * <p>Instances are immutable descriptors; the elements they describe are mutable when the array
  * is writeable, and writing through a view writes the base.
  */
-public final class NDArray {
+public final class NDArray implements AnyArray<NDArray> {
     private static final int C_CONTIGUOUS = 1;
     private static final int F_CONTIGUOUS = 2;
     private static final int ALIGNED = 4;
@@ -145,19 +145,30 @@ public final class NDArray {
 
     // ---------------------------------------------------------------- description
 
+    @Override
     public DType dtype() { return dtype; }
 
+    @Override
     public long[] shape() { return shape.clone(); }
+
+    /**
+     * The dense family's functions. Found through {@link ArrayFamilies} (the implementation lives in
+     * the facade package, which this core class must not import).
+     */
+    @Override
+    public ArrayNamespace<NDArray> namespace() { return ArrayFamilies.dense(); }
 
     /** Length of {@code axis} (negative axes count from the end). */
     public long shape(int axis) { return shape[Shapes.normalizeAxis(axis, shape.length)]; }
 
+    @Override
     public int ndim() { return shape.length; }
 
     /** Number of elements. */
     public long size() { return size; }
 
     /** Bytes the elements take ({@code size * itemSize}), whatever the strides. */
+    @Override
     public long byteSize() { return size * dtype.byteSize(); }
 
     public long[] byteStrides() { return byteStrides.clone(); }

@@ -18,6 +18,13 @@
  * iteration, error, format). Indexing, joining and file formats live in operation packages above
  * it, and {@code api} is the facade users call. {@code PackageLayeringTest} keeps it so.
  *
+ * <p>Array families: {@link org.tessera.ndarray.AnyArray} (what any array answers, NDArray
+ * included), {@link org.tessera.ndarray.ArrayNamespace} (one family's functions, NEP 35) and
+ * {@link org.tessera.ndarray.ArrayFamilies} (the ServiceLoader registry and the mixing rule:
+ * chunked absorbs in-memory, sparse yields to dense, anything else is refused naming both
+ * families). They sit here because NDArray implements them; the dense namespace itself lives in
+ * {@code api} and is found at run time.
+ *
  * <p>Example: {@code arange(12).reshape(3, 4)} has strides (32, 8); its transpose has (8, 32) and
  * is F-contiguous; {@code x[:, ::-2]} has strides (32, -16) and starts at byte 24.
  */

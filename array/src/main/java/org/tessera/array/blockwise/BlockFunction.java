@@ -3,13 +3,12 @@ package org.tessera.array.blockwise;
 import java.io.Serializable;
 import java.util.List;
 
-import org.tessera.ndarray.NDArray;
-
 /**
- * What a blockwise operation computes for one output block. Each argument is an NDArray block, a
- * list of blocks (along a contracted index, unless they are concatenated), or a constant.
+ * What a blockwise operation computes for one output block. Each argument is a block (an NDArray,
+ * or an array of the input's chunk family), a list of blocks (along a contracted index, unless
+ * they are concatenated), or a constant. The result is a block of the output's chunk family.
  */
 @FunctionalInterface
 public interface BlockFunction extends Serializable {
-    NDArray apply(List<Object> arguments) throws Exception;
+    Object apply(List<Object> arguments) throws Exception;
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
@@ -17,8 +18,7 @@ import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
-import org.tessera.ndarray.NDArray;
-import org.tessera.ndarray.join.Joining;
+import org.tessera.ndarray.AnyArray;
 
 /**
  * The general operation over blocks in index notation (the {@code top} of Dask's design notes):
@@ -51,7 +51,7 @@ public final class Blockwise {
         private final Map<Character, long[]> newAxes = new LinkedHashMap<>();
         private final Map<Character, long[]> adjustedChunks = new HashMap<>();
         private final List<Object> tokenParts = new ArrayList<>();
-        private NDArray meta;
+        private AnyArray<?> meta;
         private boolean concatenate;
 
         private Builder(String label, BlockFunction function, String outputIndices) {
@@ -79,7 +79,7 @@ public final class Blockwise {
         }
 
         /** The meta (dtype and block type) of the output. */
-        public Builder meta(NDArray outputMeta) {
+        public Builder meta(AnyArray<?> outputMeta) {
             this.meta = outputMeta;
             return this;
         }
@@ -241,11 +241,11 @@ public final class Blockwise {
             if (depth == axes.length || !(value instanceof List<?> list)) {
                 return value;
             }
-            List<NDArray> parts = new ArrayList<>(list.size());
+            List<Object> parts = new ArrayList<>(list.size());
             for (Object item : list) {
-                parts.add((NDArray) join(item, axes, depth + 1));
+                parts.add(join(item, axes, depth + 1));
             }
-            return parts.size() == 1 ? parts.getFirst() : Joining.concatenate(parts, axes[depth]);
+            return parts.size() == 1 ? parts.getFirst() : Blocks.concatenate(parts, axes[depth]);
         }
 
         @Override

@@ -4,9 +4,10 @@ import java.io.Serial;
 import java.util.List;
 import java.util.Objects;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.creation.CreationLayer;
-import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 
 /**
@@ -25,7 +26,7 @@ public final class Cast {
             return array;
         }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, array.ndim());
-        return Blockwise.of("astype", new BlockCast(dtype), letters).input(array, letters).meta(array.meta().astype(dtype)).build();
+        return Blockwise.of("astype", new BlockCast(dtype), letters).input(array, letters).meta(Metas.metaFromArray(array, array.ndim(), dtype)).build();
     }
 
     /** One block converted to the dtype. */
@@ -34,8 +35,8 @@ public final class Cast {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public NDArray apply(List<Object> arguments) {
-            return ((NDArray) arguments.getFirst()).astype(dtype);
+        public Object apply(List<Object> arguments) {
+            return Blocks.astype(arguments.getFirst(), dtype);
         }
     }
 }

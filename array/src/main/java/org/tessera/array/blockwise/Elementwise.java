@@ -6,9 +6,13 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.RegionSource;
+import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.ndarray.AnyArray;
+import org.tessera.ndarray.ArrayFamilies;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.layout.Shapes;
 import org.tessera.ndarray.ufunc.Ufunc;
@@ -16,7 +20,10 @@ import org.tessera.ndarray.ufunc.Ufunc;
 /**
  * A ufunc over chunked arrays, block by block: operands are aligned on the right as NumPy
  * broadcasts, chunks are unified, and Java scalars stay weak scalars (NEP 50) so {@code x + 1}
- * keeps x's dtype. The output dtype comes from running the ufunc on the operands' empty metas.
+ * keeps x's dtype. The output dtype and chunk family come from running the ufunc on the operands'
+ * empty metas: dense metas give dense blocks, sparse metas sparse blocks, and metas of different
+ * families meet by the mixing rule of {@link ArrayFamilies#common} (sparse with dense gives dense),
+ * as the blocks will. An in-memory operand of another family than NDArray becomes one block.
  */
 public final class Elementwise {
     private static final String LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -38,7 +45,8 @@ public final class Elementwise {
         int ndim = 0;
         List<long[]> shapes = new ArrayList<>();
         for (Object operand : operands) {
-            Object argument = operand instanceof NDArray array ? Creation.fromSource(RegionSource.of(array), ChunkSpec.whole()) : operand;
+            Object argument = operand instanceof NDArray array ? Creation.fromSource(RegionSource.of(array), ChunkSpec.whole())
+                    : operand instanceof AnyArray<?> array && !(operand instanceof ChunkedArray) ? ChunkedArrays.fromBlock(array) : operand;
             arguments.add(argument);
             if (argument instanceof ChunkedArray array) {
                 ndim = Math.max(ndim, array.ndim());
@@ -54,12 +62,12 @@ public final class Elementwise {
         for (int position = 0; position < metas.length; position++) {
             metas[position] = arguments.get(position) instanceof ChunkedArray array ? array.meta() : arguments.get(position);
         }
-        NDArray[] metaOutputs = ufunc.applyAll(metas);
+        AnyArray<?>[] metaOutputs = outputMetas(ufunc, metas);
         List<ChunkedArray> results = new ArrayList<>(metaOutputs.length);
         for (int outputIndex = 0; outputIndex < metaOutputs.length; outputIndex++) {
             String label = metaOutputs.length == 1 ? ufunc.name() : ufunc.name() + "-" + outputIndex;
             Blockwise.Builder builder = Blockwise.of(label, new UfuncBlock(ufunc, outputIndex), output)
-                    .meta(ChunkedArray.metaOf(metaOutputs[outputIndex].dtype(), ndim));
+                    .meta(Metas.metaFromArray(metaOutputs[outputIndex], ndim, metaOutputs[outputIndex].dtype()));
             for (Object argument : arguments) {
                 if (argument instanceof ChunkedArray array) {
                     builder.input(array, output.substring(ndim - array.ndim()));
@@ -72,14 +80,31 @@ public final class Elementwise {
         return results;
     }
 
+    /** The ufunc on the metas: dense metas through the ufunc itself, others through their families' namespaces. */
+    private static AnyArray<?>[] outputMetas(Ufunc ufunc, Object[] metas) {
+        if (Arrays.stream(metas).noneMatch(meta -> meta instanceof AnyArray<?> && !(meta instanceof NDArray))) {
+            return ufunc.applyAll(metas);
+        }
+        if (ufunc.nout() != 1) {
+            throw new UnsupportedOperationException(ufunc.name() + " has " + ufunc.nout() + " outputs, which only dense chunks support; the operands' "
+                    + "chunk families are " + Arrays.stream(metas).map(ArrayFamilies::describe).toList());
+        }
+        return new AnyArray<?>[] {ArrayFamilies.apply(ufunc.name(), metas)};
+    }
+
     /** Applies the ufunc to the blocks and scalars of one output block and keeps one output. */
     record UfuncBlock(Ufunc ufunc, int output) implements BlockFunction {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
-        public NDArray apply(List<Object> arguments) {
-            return output == 0 && ufunc.nout() == 1 ? ufunc.apply(arguments.toArray()) : ufunc.applyAll(arguments.toArray())[output];
+        public Object apply(List<Object> arguments) {
+            Object[] operands = arguments.toArray();
+            if (Arrays.stream(operands).anyMatch(operand -> operand instanceof AnyArray<?> && !(operand instanceof NDArray))) {
+                // Blocks of other families: their namespaces compute, and families meet by the mixing rule.
+                return ArrayFamilies.apply(ufunc.name(), operands);
+            }
+            return output == 0 && ufunc.nout() == 1 ? ufunc.apply(operands) : ufunc.applyAll(operands)[output];
         }
     }
 }

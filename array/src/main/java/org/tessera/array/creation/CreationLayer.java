@@ -12,7 +12,7 @@ import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
-import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.AnyArray;
 
 /**
  * A new array whose blocks are made independently from their position: a blockwise layer with the
@@ -25,7 +25,7 @@ public final class CreationLayer {
     /** Block axes are named with letters from this string (Dask uses the same idea). */
     public static final String AXIS_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-    public static ChunkedArray create(String name, Chunks chunks, NDArray meta, String label, BlockMaker maker) {
+    public static ChunkedArray create(String name, Chunks chunks, AnyArray<?> meta, String label, BlockMaker maker) {
         String letters = AXIS_LETTERS.substring(0, chunks.ndim());
         Map<Character, Integer> counts = new HashMap<>();
         for (int axis = 0; axis < chunks.ndim(); axis++) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.ChunkNormalization;
@@ -214,7 +215,7 @@ public final class Diagonals {
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray vector = (NDArray) arguments.getFirst();
+            NDArray vector = Blocks.dense(arguments.getFirst(), "diagonals");
             long length = vector.shape(0);
             NDArray square = NDArray.zeros(vector.dtype(), length, length);
             Index positions = Index.of(NDArrays.arange(length));
@@ -236,7 +237,7 @@ public final class Diagonals {
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray block = (NDArray) arguments.getFirst();
+            NDArray block = Blocks.dense(arguments.getFirst(), "diagonals");
             return block.slice(0, row, 1, length).slice(1, column, 1, length).diagonal().copy();
         }
 

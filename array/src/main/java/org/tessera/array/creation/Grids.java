@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.ChunkNormalization;
@@ -147,10 +148,10 @@ public final class Grids {
             long[] blockShape = new long[vectorOfAxis.length];
             long[] lineShape = new long[vectorOfAxis.length];
             for (int axis = 0; axis < blockShape.length; axis++) {
-                blockShape[axis] = ((NDArray) arguments.get(vectorOfAxis[axis])).shape(0);
+                blockShape[axis] = Blocks.dense(arguments.get(vectorOfAxis[axis]), "meshgrid").shape(0);
                 lineShape[axis] = vectorOfAxis[axis] == vector ? blockShape[axis] : 1;
             }
-            return ((NDArray) arguments.get(vector)).reshape(lineShape).broadcastTo(blockShape).copy();
+            return Blocks.dense(arguments.get(vector), "meshgrid").reshape(lineShape).broadcastTo(blockShape).copy();
         }
 
         @Override

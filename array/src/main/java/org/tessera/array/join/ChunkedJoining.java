@@ -10,11 +10,14 @@ import java.util.Map;
 import java.util.Set;
 
 import org.tessera.array.BlockGrid;
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.Cast;
 import org.tessera.array.blockwise.ChunkUnification;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.creation.LikeArrays;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.reshape.Reshape;
 import org.tessera.graph.Key;
@@ -22,7 +25,8 @@ import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
-import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.ArrayFamilies;
+import org.tessera.ndarray.ArrayNamespace;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.dtype.Promotion;
 import org.tessera.ndarray.error.ShapeMismatchException;
@@ -68,7 +72,7 @@ public final class ChunkedJoining {
         if (arrays.size() == 1) {
             return first;
         }
-        List<ChunkedArray> joined = nonEmpty(cast(arrays));
+        List<ChunkedArray> joined = nonEmpty(cast(inCommonFamily(arrays)));
         if (joined.size() == 1) {
             return joined.getFirst();
         }
@@ -250,7 +254,17 @@ public final class ChunkedJoining {
         HighLevelGraph graph = HighLevelGraph.merge(inputs.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
         Set<String> dependencies = new LinkedHashSet<>();
         inputs.forEach(input -> dependencies.add(input.name()));
-        return new ChunkedArray(graph.with(layer, dependencies), layer.name(), chunks, ChunkedArray.metaOf(inputs.getFirst().dtype(), chunks.ndim()));
+        return new ChunkedArray(graph.with(layer, dependencies), layer.name(), chunks, Metas.common(inputs, chunks.ndim(), inputs.getFirst().dtype()));
+    }
+
+    /**
+     * The arrays with their blocks in one chunk family, by the mixing rule (sparse and dense chunks
+     * give dense chunks; families that do not mix are refused naming both), since a joined array
+     * has one block type.
+     */
+    private static List<ChunkedArray> inCommonFamily(List<ChunkedArray> arrays) {
+        ArrayNamespace<?> family = ArrayFamilies.common(arrays.stream().map(ChunkedArray::meta).toArray());
+        return arrays.stream().map(array -> LikeArrays.inFamily(array, family)).toList();
     }
 
     private static long[] concat(List<long[]> parts) {
@@ -268,7 +282,7 @@ public final class ChunkedJoining {
 
         @Override
         public Object apply(List<Object> arguments) {
-            return ((NDArray) arguments.getFirst()).expandDims(axis);
+            return Blocks.expandDims(arguments.getFirst(), axis);
         }
 
         @Override

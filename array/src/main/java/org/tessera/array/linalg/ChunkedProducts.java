@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
@@ -322,8 +323,11 @@ public final class ChunkedProducts {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public NDArray apply(List<Object> arguments) {
-            return NDArrays.matmul((NDArray) arguments.get(0), (NDArray) arguments.get(1));
+        public Object apply(List<Object> arguments) {
+            if (arguments.get(0) instanceof NDArray first && arguments.get(1) instanceof NDArray second) {
+                return NDArrays.matmul(first, second);
+            }
+            return Blocks.matmul(arguments.get(0), arguments.get(1));
         }
     }
 
@@ -334,7 +338,7 @@ public final class ChunkedProducts {
 
         @Override
         public NDArray apply(List<Object> arguments) {
-            return NDArrays.tensordot((NDArray) arguments.get(0), (NDArray) arguments.get(1), aAxes, bAxes);
+            return NDArrays.tensordot(Blocks.dense(arguments.get(0), "tensordot"), Blocks.dense(arguments.get(1), "tensordot"), aAxes, bAxes);
         }
 
         @Override
@@ -360,7 +364,7 @@ public final class ChunkedProducts {
 
         @Override
         public NDArray apply(List<Object> arguments) {
-            return NDArrays.outer((NDArray) arguments.get(0), (NDArray) arguments.get(1));
+            return NDArrays.outer(Blocks.dense(arguments.get(0), "outer"), Blocks.dense(arguments.get(1), "outer"));
         }
     }
 
@@ -372,7 +376,7 @@ public final class ChunkedProducts {
         @Override
         public NDArray apply(List<Object> arguments) {
             List<NDArray> blocks = new ArrayList<>(arguments.size());
-            arguments.forEach(argument -> blocks.add((NDArray) argument));
+            arguments.forEach(argument -> blocks.add(Blocks.dense(argument, "einsum")));
             return NDArrays.einsum(subscripts, blocks.toArray(NDArray[]::new));
         }
     }

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.blockwise.ChunkUnification;
@@ -13,6 +15,7 @@ import org.tessera.array.reduction.ReductionKind;
 import org.tessera.array.reduction.TreeReduction;
 import org.tessera.array.reshape.Reshape;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.Reduction;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.ufunc.Reductions.Options;
 import org.tessera.ndarray.ufunc.Statistics;
@@ -58,7 +61,7 @@ public final class Contraction {
             Arrays.fill(ones, 1);
             product.adjustChunks(letter, ones);
         }
-        ChunkedArray partials = product.meta(ChunkedArray.metaOf(dtype, partialLetters.length())).build();
+        ChunkedArray partials = product.meta(Metas.common(operands, partialLetters.length(), dtype)).build();
         if (contracted.isEmpty()) {
             return partials;
         }
@@ -72,7 +75,7 @@ public final class Contraction {
             // One partial product per output block is already the sum: drop the unit axes (views).
             return Reshape.reshape(partials, Arrays.copyOf(partials.shape(), output.length()));
         }
-        return TreeReduction.reduce(partials, new Addition(dtype), summed, false, splitEvery, ChunkedArray.metaOf(dtype, output.length()));
+        return TreeReduction.reduce(partials, new Addition(dtype), summed, false, splitEvery, Metas.metaFromArray(partials, output.length(), dtype));
     }
 
     /** Letters on some input but not on the output, in order of first appearance. */
@@ -108,11 +111,12 @@ public final class Contraction {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public NDArray apply(List<Object> arguments) throws Exception {
-            NDArray result = product.apply(arguments);
-            long[] shape = Arrays.copyOf(result.shape(), result.ndim() + count);
-            Arrays.fill(shape, result.ndim(), shape.length, 1);
-            return result.reshape(shape);
+        public Object apply(List<Object> arguments) throws Exception {
+            Object result = product.apply(arguments);
+            long[] own = Blocks.array(result).shape();
+            long[] shape = Arrays.copyOf(own, own.length + count);
+            Arrays.fill(shape, own.length, shape.length, 1);
+            return Blocks.reshape(result, shape);
         }
     }
 
@@ -142,6 +146,16 @@ public final class Contraction {
         @Override
         public NDArray finish(NDArray[] joined, int[] axes, boolean keepdims) {
             return Statistics.sum(joined[0], new Options(axes, dtype, keepdims, null, null));
+        }
+
+        @Override
+        public Reduction familyReduction() {
+            return Reduction.SUM;
+        }
+
+        @Override
+        public DType familyDtype() {
+            return dtype;
         }
     }
 }

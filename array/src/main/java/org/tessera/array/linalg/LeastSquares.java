@@ -2,6 +2,7 @@ package org.tessera.array.linalg;
 
 import java.util.Map;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.reduction.ChunkedStatistics;
@@ -22,7 +23,7 @@ import org.tessera.ndarray.dtype.DType;
  */
 public final class LeastSquares {
     private static final TaskFunction SMALL_LSTSQ = TaskFunction.named("lstsq-small", arguments -> {
-        LeastSquaresSolution solution = Decompositions.lstsq((NDArray) arguments.get(0), (NDArray) arguments.get(1));
+        LeastSquaresSolution solution = Decompositions.lstsq(Blocks.dense(arguments.get(0), "least squares"), Blocks.dense(arguments.get(1), "least squares"));
         return new NDArray[] {solution.solution(), NDArray.scalar((long) solution.rank()), solution.singularValues()};
     });
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
@@ -31,12 +32,12 @@ public final class SquareLinearAlgebra {
     /** 512 MiB: an 8192 x 8192 float64 matrix. */
     public static final long DEFAULT_MEMORY_LIMIT_BYTES = 512L << 20;
 
-    private static final TaskFunction CHOLESKY = TaskFunction.named("cholesky", arguments -> Decompositions.cholesky((NDArray) arguments.get(0)));
-    private static final TaskFunction INV = TaskFunction.named("inv", arguments -> Decompositions.inv((NDArray) arguments.get(0)));
+    private static final TaskFunction CHOLESKY = TaskFunction.named("cholesky", arguments -> Decompositions.cholesky(Blocks.dense(arguments.get(0), "square linear algebra")));
+    private static final TaskFunction INV = TaskFunction.named("inv", arguments -> Decompositions.inv(Blocks.dense(arguments.get(0), "square linear algebra")));
     private static final TaskFunction SOLVE = TaskFunction.named("solve",
-            arguments -> Decompositions.solve((NDArray) arguments.get(0), (NDArray) arguments.get(1)));
+            arguments -> Decompositions.solve(Blocks.dense(arguments.get(0), "square linear algebra"), Blocks.dense(arguments.get(1), "square linear algebra")));
     private static final TaskFunction LU = TaskFunction.named("lu", arguments -> {
-        LuDecomposition lu = Decompositions.lu((NDArray) arguments.get(0));
+        LuDecomposition lu = Decompositions.lu(Blocks.dense(arguments.get(0), "square linear algebra"));
         return new NDArray[] {lu.permutationMatrix(), lu.lower(), lu.upper()};
     });
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
@@ -36,7 +37,7 @@ import org.tessera.ndarray.dtype.DType;
  */
 public final class TallSkinny {
     private static final TaskFunction BLOCK_QR = TaskFunction.named("tsqr-block", arguments -> {
-        QrDecomposition qr = Decompositions.qr((NDArray) arguments.get(0));
+        QrDecomposition qr = Decompositions.qr(Blocks.dense(arguments.get(0), "tall skinny"));
         return new NDArray[] {qr.q(), qr.r()};
     });
     private static final TaskFunction STACKED_QR = TaskFunction.named("tsqr-stacked", arguments -> {
@@ -54,11 +55,11 @@ public final class TallSkinny {
         return NDArrays.matmul(blockQ, stackedQ.slice(0, start, 1, blockQ.shape(1)));
     });
     private static final TaskFunction SMALL_SVD = TaskFunction.named("tsqr-svd", arguments -> {
-        SingularValueDecomposition svd = Decompositions.svd((NDArray) arguments.get(0));
+        SingularValueDecomposition svd = Decompositions.svd(Blocks.dense(arguments.get(0), "tall skinny"));
         return new NDArray[] {svd.u(), svd.singularValues(), svd.vt()};
     });
     private static final TaskFunction TIMES_FIRST_COMPONENT = TaskFunction.named("tsqr-u",
-            arguments -> NDArrays.matmul((NDArray) arguments.get(0), ((NDArray[]) arguments.get(1))[0]));
+            arguments -> NDArrays.matmul(Blocks.dense(arguments.get(0), "tall skinny"), ((NDArray[]) arguments.get(1))[0]));
 
     private TallSkinny() {
     }

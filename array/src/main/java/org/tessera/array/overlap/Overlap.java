@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.tessera.array.BlockGrid;
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
@@ -264,13 +265,14 @@ public final class Overlap {
                     shape[axis] += part.width();
                 }
             }
-            NDArray first = (NDArray) sources.stream().filter(java.util.Objects::nonNull).findFirst().orElseThrow();
+            NDArray first = Blocks.dense(sources.stream().filter(java.util.Objects::nonNull).findFirst().orElseThrow(), "map_overlap");
             NDArray enlarged = NDArray.zeros(first.dtype(), shape);
             int[] counts = parts.stream().mapToInt(List::size).toArray();
             int[] position = {0};
             BlockGrid.forEach(counts, combination -> {
                 NDArray target = enlarged;
-                NDArray source = (NDArray) sources.get(position[0]++);
+                NDArray source = sources.get(position[0]) == null ? null : Blocks.dense(sources.get(position[0]), "map_overlap");
+                position[0]++;
                 Number constant = null;
                 long[] regionShape = new long[ndim];
                 for (int axis = 0; axis < ndim; axis++) {

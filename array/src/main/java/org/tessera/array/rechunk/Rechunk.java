@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import org.tessera.array.BlockGrid;
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.ChunkNormalization;
@@ -21,7 +22,6 @@ import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.AxisException;
-import org.tessera.ndarray.join.Joining;
 
 /**
  * Rechunking, as Dask's {@code rechunk}: {@link RechunkPlan} chooses intermediate chunkings, and
@@ -284,13 +284,15 @@ public final class Rechunk {
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray block = (NDArray) arguments.getFirst();
+            Object block = arguments.getFirst();
+            long[] shape = Blocks.array(block).shape();
             for (int axis = 0; axis < from.length; axis++) {
-                if (from[axis] != 0 || length[axis] != block.shape(axis)) {
-                    block = block.slice(axis, from[axis], 1, length[axis]);
+                if (from[axis] != 0 || length[axis] != shape[axis]) {
+                    block = Blocks.slice(block, axis, from[axis], 1, length[axis]);
                 }
             }
-            return copy ? block.copy() : block;
+            // Slices of other families are copies already; a dense view is copied so it does not keep its block alive.
+            return copy && block instanceof NDArray dense ? dense.copy() : block;
         }
 
         @Override
@@ -321,9 +323,8 @@ public final class Rechunk {
         private static final long serialVersionUID = 1L;
 
         @Override
-        @SuppressWarnings("unchecked")
         public Object apply(List<Object> arguments) {
-            return Joining.concatenate((List<NDArray>) (List<?>) arguments.getFirst(), axis);
+            return Blocks.concatenate((List<?>) arguments.getFirst(), axis);
         }
 
         @Override

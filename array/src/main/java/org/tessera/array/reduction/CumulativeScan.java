@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.tessera.array.BlockGrid;
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.BlockFunction;
@@ -226,7 +227,7 @@ public final class CumulativeScan {
 
         @Override
         public NDArray apply(List<Object> arguments) {
-            return blockScan(kind, (NDArray) arguments.getFirst(), axis, dtype);
+            return blockScan(kind, Blocks.dense(arguments.getFirst(), "cumulative scan"), axis, dtype);
         }
     }
 
@@ -237,7 +238,7 @@ public final class CumulativeScan {
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray block = (NDArray) arguments.getFirst();
+            NDArray block = Blocks.dense(arguments.getFirst(), "cumulative scan");
             return block.slice(axis, block.shape(axis) - 1, 1, 1);
         }
 
@@ -254,8 +255,8 @@ public final class CumulativeScan {
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray block = (NDArray) arguments.get(0);
-            NDArray carry = (NDArray) arguments.get(1);
+            NDArray block = Blocks.dense(arguments.get(0), "cumulative scan");
+            NDArray carry = Blocks.dense(arguments.get(1), "cumulative scan");
             NDArray result = ufunc.apply(block, carry);
             return result.dtype() == block.dtype() ? result : result.astype(block.dtype());
         }

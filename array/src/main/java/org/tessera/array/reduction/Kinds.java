@@ -4,6 +4,7 @@ import java.io.Serial;
 import java.io.Serializable;
 
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.Reduction;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.ufunc.Reductions.Options;
@@ -46,6 +47,22 @@ public final class Kinds {
 
         private Options options(int[] axes, boolean keepdims) {
             return new Options(axes, dtype, keepdims, null, null);
+        }
+
+        @Override
+        public Reduction familyReduction() {
+            return switch (name) {
+                case "sum" -> Reduction.SUM;
+                case "prod" -> Reduction.PROD;
+                case "min" -> Reduction.MIN;
+                case "max" -> Reduction.MAX;
+                default -> null;
+            };
+        }
+
+        @Override
+        public DType familyDtype() {
+            return dtype;
         }
     }
 

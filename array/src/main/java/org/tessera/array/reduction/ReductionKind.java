@@ -3,6 +3,8 @@ package org.tessera.array.reduction;
 import java.io.Serializable;
 
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.Reduction;
+import org.tessera.ndarray.dtype.DType;
 
 /**
  * One reduction as a tree of three steps, the way Dask's {@code reduction} splits it: reduce each
@@ -23,6 +25,19 @@ public interface ReductionKind extends Serializable {
 
     /** The result from partials joined along the reduced axes. */
     NDArray finish(NDArray[] joined, int[] axes, boolean keepdims);
+
+    /**
+     * The family-independent reduction this kind is, when it can also run on blocks of other array
+     * families through their namespace (sum, prod, min, max); null when it needs dense blocks.
+     */
+    default Reduction familyReduction() {
+        return null;
+    }
+
+    /** The dtype blocks are cast to before a {@link #familyReduction()} (null: none), as NumPy's {@code dtype=}. */
+    default DType familyDtype() {
+        return null;
+    }
 
     /** Where a block sits in the whole array: arg-reductions report global positions. */
     record BlockPlace(long[] start, long[] arrayShape) implements Serializable {

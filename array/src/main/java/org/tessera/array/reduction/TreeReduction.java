@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 import org.tessera.array.BlockGrid;
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
@@ -21,9 +23,11 @@ import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
+import org.tessera.ndarray.AnyArray;
+import org.tessera.ndarray.ArrayFamilies;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.Reduction;
 import org.tessera.ndarray.error.AxisException;
-import org.tessera.ndarray.join.Joining;
 
 /**
  * A reduction as a tree, as Dask's {@code reduction}: every block is reduced to a partial (a
@@ -43,7 +47,7 @@ public final class TreeReduction {
      * @param axes       the reduced axes (null for all), negative counting from the end
      * @param outputMeta the meta of the result (its dtype); its ndim is ignored
      */
-    public static ChunkedArray reduce(ChunkedArray x, ReductionKind kind, int[] axes, boolean keepdims, int splitEvery, NDArray outputMeta) {
+    public static ChunkedArray reduce(ChunkedArray x, ReductionKind kind, int[] axes, boolean keepdims, int splitEvery, AnyArray<?> outputMeta) {
         int ndim = x.ndim();
         int[] reduced = normalizeAxes(axes, ndim, kind.name());
         boolean[] isReduced = new boolean[ndim];
@@ -99,7 +103,10 @@ public final class TreeReduction {
             }
         }
         Chunks resultChunks = Chunks.of(outputChunks.toArray(long[][]::new));
-        return new ChunkedArray(graph, name, resultChunks, ChunkedArray.metaOf(outputMeta.dtype(), resultChunks.ndim()));
+        // Reductions that run through the chunk family's namespace keep the family; the others compute dense blocks.
+        AnyArray<?> meta = kind.familyReduction() != null ? Metas.metaFromArray(x, resultChunks.ndim(), outputMeta.dtype())
+                : ChunkedArray.metaOf(outputMeta.dtype(), resultChunks.ndim());
+        return new ChunkedArray(graph, name, resultChunks, meta);
     }
 
     /** Sorted distinct axes in range; all axes for null. */
@@ -174,26 +181,38 @@ public final class TreeReduction {
     }
 
     /** Partials of a nested group joined along the reduced axes, component by component. */
-    static NDArray[] join(Object group, int[] reduced, int depth) {
+    static Object[] join(Object group, int[] reduced, int depth) {
         if (!(group instanceof List<?> items)) {
-            return (NDArray[]) group;
+            return (Object[]) group;
         }
-        List<NDArray[]> parts = new ArrayList<>(items.size());
+        List<Object[]> parts = new ArrayList<>(items.size());
         for (Object item : items) {
             parts.add(join(item, reduced, depth + 1));
         }
         if (parts.size() == 1) {
             return parts.getFirst();
         }
-        NDArray[] joined = new NDArray[parts.getFirst().length];
+        // Dense partials stay an NDArray[] for the kinds' dense steps; other families' partials are joined by their namespace.
+        boolean dense = parts.stream().allMatch(NDArray[].class::isInstance);
+        Object[] joined = dense ? new NDArray[parts.getFirst().length] : new Object[parts.getFirst().length];
         for (int component = 0; component < joined.length; component++) {
-            List<NDArray> pieces = new ArrayList<>(parts.size());
-            for (NDArray[] part : parts) {
+            List<Object> pieces = new ArrayList<>(parts.size());
+            for (Object[] part : parts) {
                 pieces.add(part[component]);
             }
-            joined[component] = Joining.concatenate(pieces, reduced[depth]);
+            joined[component] = Blocks.concatenate(pieces, reduced[depth]);
         }
         return joined;
+    }
+
+    /** The kind's family-independent reduction, or an error naming the block's family when it has none. */
+    private static Reduction familyReduction(ReductionKind kind, Object block) {
+        Reduction reduction = kind.familyReduction();
+        if (reduction == null) {
+            throw new UnsupportedOperationException("the reduction " + kind.name() + " needs dense (NDArray) blocks, but a block is "
+                    + ArrayFamilies.describe(block) + "; sum, prod, min and max work on blocks of any family");
+        }
+        return reduction;
     }
 
     /** The chunk step: the partial of one block, which knows where the block sits. */
@@ -203,9 +222,14 @@ public final class TreeReduction {
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray block = (NDArray) arguments.get(0);
+            Object value = arguments.get(0);
             int[] index = (int[]) arguments.get(1);
-            return kind.chunk(block, axes, new ReductionKind.BlockPlace(chunks.blockStart(index), chunks.shape()));
+            if (value instanceof NDArray block) {
+                return kind.chunk(block, axes, new ReductionKind.BlockPlace(chunks.blockStart(index), chunks.shape()));
+            }
+            Reduction reduction = familyReduction(kind, value);
+            Object block = kind.familyDtype() == null ? value : Blocks.astype(value, kind.familyDtype());
+            return new Object[] {Blocks.reduce(reduction, block, axes, true)};
         }
 
         @Override
@@ -221,7 +245,11 @@ public final class TreeReduction {
 
         @Override
         public Object apply(List<Object> arguments) {
-            return kind.combine(join(arguments.getFirst(), axes, 0), axes);
+            Object[] joined = join(arguments.getFirst(), axes, 0);
+            if (joined instanceof NDArray[] dense) {
+                return kind.combine(dense, axes);
+            }
+            return new Object[] {Blocks.reduce(familyReduction(kind, joined[0]), joined[0], axes, true)};
         }
 
         @Override
@@ -237,7 +265,11 @@ public final class TreeReduction {
 
         @Override
         public Object apply(List<Object> arguments) {
-            return kind.finish(join(arguments.getFirst(), axes, 0), axes, keepdims);
+            Object[] joined = join(arguments.getFirst(), axes, 0);
+            if (joined instanceof NDArray[] dense) {
+                return kind.finish(dense, axes, keepdims);
+            }
+            return Blocks.reduce(familyReduction(kind, joined[0]), joined[0], axes, keepdims);
         }
 
         @Override

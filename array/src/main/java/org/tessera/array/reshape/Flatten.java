@@ -3,13 +3,14 @@ package org.tessera.array.reshape;
 import java.io.Serial;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
 import org.tessera.array.rechunk.Rechunk;
-import org.tessera.ndarray.NDArray;
 
 /**
  * The array as 1-D in C order. Blocks are first made whole along every axis but the first, so each
@@ -42,7 +43,7 @@ public final class Flatten {
         }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, array.ndim());
         return Blockwise.of("flatten", new Ravel(), "a").input(rows, letters).concatenate(true)
-                .adjustChunks('a', flatLengths).meta(ChunkedArray.metaOf(array.dtype(), 1)).build();
+                .adjustChunks('a', flatLengths).meta(Metas.metaFromArray(array, 1, array.dtype())).build();
     }
 
     /** A block as 1-D. */
@@ -51,8 +52,8 @@ public final class Flatten {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public NDArray apply(List<Object> arguments) {
-            return ((NDArray) arguments.getFirst()).ravel();
+        public Object apply(List<Object> arguments) {
+            return Blocks.reshape(arguments.getFirst(), -1);
         }
     }
 }

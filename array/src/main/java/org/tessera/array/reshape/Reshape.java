@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.rechunk.Rechunk;
@@ -16,7 +18,6 @@ import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.MaterializedLayer;
-import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.layout.Shapes;
 
@@ -113,7 +114,7 @@ public final class Reshape {
             advance(outputIndex, outputCounts);
         }
         return new ChunkedArray(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, outputChunks,
-                ChunkedArray.metaOf(array.dtype(), target.length));
+                Metas.metaFromArray(array, target.length, array.dtype()));
     }
 
     /** The next block index in C order. */
@@ -133,7 +134,7 @@ public final class Reshape {
 
         @Override
         public Object apply(List<Object> arguments) {
-            return ((NDArray) arguments.getFirst()).reshape(shape);
+            return Blocks.reshape(arguments.getFirst(), shape);
         }
 
         @Override

@@ -4,11 +4,12 @@ import java.io.Serial;
 import java.util.Arrays;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.creation.CreationLayer;
-import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.AxisException;
 
 /** Axis permutations of chunked arrays: block (i, j) of x.T is block (j, i) of x, transposed (a view). */
@@ -50,7 +51,7 @@ public final class Transpose {
             input[normalized[position]] = output.charAt(position);
         }
         return Blockwise.of("transpose", new BlockTranspose(normalized), output).input(array, new String(input))
-                .token(normalized).meta(ChunkedArray.metaOf(array.dtype(), ndim)).build();
+                .token(normalized).meta(Metas.metaFromArray(array, ndim, array.dtype())).build();
     }
 
     /** The block with its axes permuted. */
@@ -59,8 +60,8 @@ public final class Transpose {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public NDArray apply(List<Object> arguments) {
-            return ((NDArray) arguments.getFirst()).transpose(axes);
+        public Object apply(List<Object> arguments) {
+            return Blocks.transpose(arguments.getFirst(), axes);
         }
 
         @Override

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.tessera.array.BlockGrid;
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
@@ -99,7 +100,7 @@ public final class AxisSlices {
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray block = (NDArray) arguments.getFirst();
+            NDArray block = Blocks.dense(arguments.getFirst(), "axis slices");
             return reversed ? block.slice(axis, start + length - 1, -1, length) : block.slice(axis, start, 1, length);
         }
 

@@ -4,7 +4,9 @@ import java.io.Serial;
 import java.util.Arrays;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.chunks.Chunks;
@@ -68,7 +70,7 @@ public final class Dimensions {
         }
         // A removed letter is contracted over its single block, which the concatenation hands over unchanged.
         return Blockwise.of("squeeze", new BlockSqueeze(normalizedAxes), outputLetters.toString()).input(input, inputLetters)
-                .concatenate(true).token(normalizedAxes).meta(ChunkedArray.metaOf(x.dtype(), outputLetters.length())).build();
+                .concatenate(true).token(normalizedAxes).meta(Metas.metaFromArray(x, outputLetters.length(), x.dtype())).build();
     }
 
     /** Axes of length 1 inserted at the given positions of the result (negative count from its end). */
@@ -91,7 +93,7 @@ public final class Dimensions {
         }
         int[] normalizedAxes = java.util.stream.IntStream.range(0, outputNdim).filter(axis -> inserted[axis]).toArray();
         Blockwise.Builder builder = Blockwise.of("expand-dims", new BlockExpandDims(normalizedAxes), letters).input(x, inputLetters.toString())
-                .token(normalizedAxes).meta(ChunkedArray.metaOf(x.dtype(), outputNdim));
+                .token(normalizedAxes).meta(Metas.metaFromArray(x, outputNdim, x.dtype()));
         for (int axis : normalizedAxes) {
             builder.newAxis(letters.charAt(axis), 1);
         }
@@ -122,7 +124,7 @@ public final class Dimensions {
         }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, shape.length);
         Blockwise.Builder builder = Blockwise.of("broadcast-to", new BlockBroadcast(stretched), letters)
-                .input(x, letters.substring(added)).meta(ChunkedArray.metaOf(x.dtype(), shape.length));
+                .input(x, letters.substring(added)).meta(Metas.metaFromArray(x, shape.length, x.dtype()));
         for (int axis = 0; axis < shape.length; axis++) {
             if (axis < added) {
                 builder.newAxis(letters.charAt(axis), shape[axis]);
@@ -133,14 +135,37 @@ public final class Dimensions {
         return builder.token(stretched).build();
     }
 
+    private static Object squeezeBlock(Object block, int[] axes) {
+        if (block instanceof NDArray dense) {
+            return dense.squeeze(axes);
+        }
+        long[] shape = Blocks.array(block).shape();
+        long[] kept = java.util.stream.IntStream.range(0, shape.length).filter(axis -> Arrays.stream(axes).noneMatch(removed -> removed == axis))
+                .mapToLong(axis -> shape[axis]).toArray();
+        return Blocks.reshape(block, kept);
+    }
+
+    private static Object expandBlock(Object block, int[] axes) {
+        if (block instanceof NDArray dense) {
+            return dense.expandDims(axes);
+        }
+        long[] shape = Blocks.array(block).shape();
+        long[] expanded = new long[shape.length + axes.length];
+        for (int axis = 0, next = 0; axis < expanded.length; axis++) {
+            int position = axis;
+            expanded[axis] = Arrays.stream(axes).anyMatch(added -> added == position) ? 1 : shape[next++];
+        }
+        return Blocks.reshape(block, expanded);
+    }
+
     /** The block without the given axes. */
     record BlockSqueeze(int[] axes) implements BlockFunction {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
-        public NDArray apply(List<Object> arguments) {
-            return ((NDArray) arguments.getFirst()).squeeze(axes);
+        public Object apply(List<Object> arguments) {
+            return squeezeBlock(arguments.getFirst(), axes);
         }
 
         @Override
@@ -155,8 +180,8 @@ public final class Dimensions {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public NDArray apply(List<Object> arguments) {
-            return ((NDArray) arguments.getFirst()).expandDims(axes);
+        public Object apply(List<Object> arguments) {
+            return expandBlock(arguments.getFirst(), axes);
         }
 
         @Override
@@ -172,7 +197,7 @@ public final class Dimensions {
 
         @Override
         public NDArray apply(List<Object> arguments) {
-            NDArray block = (NDArray) arguments.getFirst();
+            NDArray block = Blocks.dense(arguments.getFirst(), "broadcast_to");
             long[] target = lengths.clone();
             int added = target.length - block.ndim();
             for (int axis = added; axis < target.length; axis++) {

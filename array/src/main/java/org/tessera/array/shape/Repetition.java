@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.tessera.array.BlockGrid;
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
@@ -136,7 +137,7 @@ public final class Repetition {
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray slab = ((NDArray) arguments.getFirst()).slice(axis, start, 1, length);
+            NDArray slab = Blocks.dense(arguments.getFirst(), "repetition").slice(axis, start, 1, length);
             long[] stretched = new long[slab.ndim() + 1];
             long[] shape = slab.shape();
             for (int position = 0, source = 0; position < stretched.length; position++) {

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.tessera.array.BlockGrid;
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.BlockFunction;
@@ -395,8 +396,8 @@ final class Assignment {
 
         @Override
         public NDArray apply(List<Object> arguments) {
-            NDArray result = ((NDArray) arguments.get(0)).copy();
-            Indexing.set(result, (NDArray) arguments.get(2), new Index.BoolMask((NDArray) arguments.get(1)));
+            NDArray result = Blocks.dense(arguments.get(0), "assignment").copy();
+            Indexing.set(result, Blocks.dense(arguments.get(2), "assignment"), new Index.BoolMask(Blocks.dense(arguments.get(1), "assignment")));
             return result;
         }
     }

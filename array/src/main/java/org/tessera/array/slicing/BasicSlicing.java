@@ -8,6 +8,7 @@ import java.util.Set;
 
 import org.tessera.array.BlockGrid;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.graph.Key;
@@ -71,6 +72,6 @@ final class BasicSlicing {
         });
         Chunks result = Chunks.of(outputChunks.toArray(long[][]::new));
         return new ChunkedArray(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, result,
-                ChunkedArray.metaOf(array.dtype(), result.ndim()));
+                Metas.metaFromArray(array, result.ndim(), array.dtype()));
     }
 }

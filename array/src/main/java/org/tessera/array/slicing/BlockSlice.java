@@ -4,6 +4,7 @@ import java.io.Serial;
 import java.io.Serializable;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.graph.TaskFunction;
 import org.tessera.ndarray.NDArray;
 
@@ -41,7 +42,26 @@ record BlockSlice(List<Step> steps) implements TaskFunction {
 
     @Override
     public Object apply(List<Object> arguments) {
-        return view((NDArray) arguments.getFirst(), steps);
+        Object block = arguments.getFirst();
+        return block instanceof NDArray dense ? view(dense, steps) : select(block, steps);
+    }
+
+    /** What {@link #view} selects, for a block of another family, through its namespace. */
+    static Object select(Object block, List<Step> steps) {
+        Object result = block;
+        int axis = 0;
+        for (Step step : steps) {
+            switch (step) {
+                case Keep ignored -> axis++;
+                case Range range -> {
+                    result = Blocks.slice(result, axis, range.start(), range.step(), range.count());
+                    axis++;
+                }
+                case At at -> result = Blocks.take(result, axis, at.position());
+                case Insert ignored -> result = Blocks.expandDims(result, axis++);
+            }
+        }
+        return result;
     }
 
     /** The view of {@code block} that {@code steps} select (writeable when the block is). */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
@@ -261,7 +262,7 @@ final class ChunkedSelection {
         while (current instanceof List<?> list) {
             current = list.getFirst();
         }
-        return (NDArray) current;
+        return Blocks.dense(current, "advanced indexing");
     }
 
     /** One block masked by the matching block of the mask. */
@@ -299,7 +300,7 @@ final class ChunkedSelection {
         @Override
         public Object apply(List<Object> arguments) {
             List<?> blocks = (List<?>) arguments.get(0);
-            NDArray positions = (NDArray) arguments.get(1);
+            NDArray positions = Blocks.dense(arguments.get(1), "chunked selection");
             long length = offsets[offsets.length - 1];
             int count = Math.toIntExact(positions.size());
             List<List<long[]>> byBlock = new ArrayList<>();
@@ -315,7 +316,7 @@ final class ChunkedSelection {
                 int block = PointGather.blockHolding(offsets, position);
                 byBlock.get(block).add(new long[] {element, position - offsets[block]});
             }
-            NDArray first = (NDArray) blocks.getFirst();
+            NDArray first = Blocks.dense(blocks.getFirst(), "chunked selection");
             long[] shape = first.shape();
             shape[axis] = count;
             NDArray result = NDArray.zeros(first.dtype(), shape);
@@ -327,7 +328,7 @@ final class ChunkedSelection {
                 }
                 long[] targets = picks.stream().mapToLong(pick -> pick[0]).toArray();
                 long[] locals = picks.stream().mapToLong(pick -> pick[1]).toArray();
-                NDArray picked = Indexing.get(((NDArray) blocks.get(block)).moveAxis(axis, 0), new Index.IntArray(GatherBlock.int64(locals)));
+                NDArray picked = Indexing.get(Blocks.dense(blocks.get(block), "chunked selection").moveAxis(axis, 0), new Index.IntArray(GatherBlock.int64(locals)));
                 Indexing.set(resultAxisFirst, picked, new Index.IntArray(GatherBlock.int64(targets)));
             }
             return result;

@@ -4,6 +4,7 @@ import java.io.Serial;
 import java.util.Arrays;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.graph.TaskFunction;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
@@ -28,7 +29,7 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
     @Override
     public Object apply(List<Object> arguments) {
         List<?> blocks = (List<?>) arguments.getFirst();
-        NDArray first = (NDArray) blocks.getFirst();
+        NDArray first = Blocks.dense(blocks.getFirst(), "gather block");
         int[] order = indexedAxesFirst(first.ndim());
         long[] restShape = new long[first.ndim() - axes.length];
         for (int rest = 0; rest < restShape.length; rest++) {
@@ -45,7 +46,7 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
                 if (targets.length == 0) {
                     continue;
                 }
-                NDArray picked = pick((NDArray) blocks.get(input), order, coordinates[input]);
+                NDArray picked = pick(Blocks.dense(blocks.get(input), "gather block"), order, coordinates[input]);
                 if (isRange(targets, targets[0])) {
                     flat.slice(0, targets[0], 1, targets.length).assign(picked);
                 } else {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.graph.Task;
@@ -63,7 +64,7 @@ final class RegionAssembly {
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray block = (NDArray) arguments.getFirst();
+            NDArray block = Blocks.dense(arguments.getFirst(), "region assembly");
             for (int axis = 0; axis < from.length; axis++) {
                 if (from[axis] != 0 || length[axis] != block.shape(axis)) {
                     block = block.slice(axis, from[axis], 1, length[axis]);

@@ -4,6 +4,7 @@ import java.io.Serial;
 import java.util.Arrays;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.graph.TaskFunction;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.index.Index;
@@ -37,9 +38,9 @@ record SetBlock(List<BlockSlice.Step> steps, int[] indexedAxes, long[][] localCo
 
     @Override
     public Object apply(List<Object> arguments) {
-        NDArray result = ((NDArray) arguments.get(0)).copy();
+        NDArray result = Blocks.dense(arguments.get(0), "set block").copy();
         NDArray target = BlockSlice.view(result, steps);
-        NDArray region = (NDArray) arguments.get(1);
+        NDArray region = Blocks.dense(arguments.get(1), "set block");
         if (region.ndim() > regionShape.length) {
             // NumPy drops leading length-1 axes of a value with more axes than the selection.
             region = region.reshape(Arrays.copyOfRange(region.shape(), region.ndim() - regionShape.length, region.ndim()));

@@ -3,6 +3,7 @@ package org.tessera.array.sorting;
 import java.util.Arrays;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.reduction.TreeReduction;
@@ -38,7 +39,7 @@ public final class Counting {
     }
 
     public static NDArray unique(ChunkedArray x, Scheduler scheduler) {
-        TaskFunction chunkStep = TaskFunction.named("unique-chunk", arguments -> NDArrays.unique((NDArray) arguments.get(0)));
+        TaskFunction chunkStep = TaskFunction.named("unique-chunk", arguments -> NDArrays.unique(Blocks.dense(arguments.get(0), "unique")));
         TaskFunction combineStep = TaskFunction.named("unique-combine",
                 arguments -> NDArrays.unique(NDArrays.concatenate(PartialTree.partials(arguments), 0)));
         ChunkedArray tree = PartialTree.reduce("unique", x, chunkStep, combineStep, TreeReduction.DEFAULT_SPLIT_EVERY, new long[] {Chunks.UNKNOWN}, x.dtype());
@@ -75,7 +76,7 @@ public final class Counting {
                 throw new IllegalArgumentException("histogram: bins must increase monotonically, got " + edges);
             }
         }
-        TaskFunction chunkStep = TaskFunction.named("histogram-chunk", arguments -> countInBins((NDArray) arguments.get(0), bounds));
+        TaskFunction chunkStep = TaskFunction.named("histogram-chunk", arguments -> countInBins(Blocks.dense(arguments.get(0), "histogram"), bounds));
         TaskFunction combineStep = TaskFunction.named("histogram-combine", arguments -> sum(PartialTree.partials(arguments)));
         ChunkedArray counts = PartialTree.reduce("histogram", x, chunkStep, combineStep, TreeReduction.DEFAULT_SPLIT_EVERY,
                 new long[] {bounds.length - 1}, DType.INT64);
@@ -98,7 +99,7 @@ public final class Counting {
         if (minlength < 1) {
             throw new IllegalArgumentException("bincount: minlength must be positive (it is the result's length), got " + minlength);
         }
-        TaskFunction chunkStep = TaskFunction.named("bincount-chunk", arguments -> countValues((NDArray) arguments.get(0), minlength));
+        TaskFunction chunkStep = TaskFunction.named("bincount-chunk", arguments -> countValues(Blocks.dense(arguments.get(0), "bincount"), minlength));
         TaskFunction combineStep = TaskFunction.named("bincount-combine", arguments -> sum(PartialTree.partials(arguments)));
         return PartialTree.reduce("bincount", x, chunkStep, combineStep, TreeReduction.DEFAULT_SPLIT_EVERY, new long[] {minlength}, DType.INT64);
     }

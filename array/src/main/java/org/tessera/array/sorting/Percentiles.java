@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.blockwise.MapBlocks;
 import org.tessera.array.reduction.TreeReduction;
@@ -48,7 +49,7 @@ public final class Percentiles {
         double[] grid = grid(requested);
         boolean oneBlock = x.chunks().totalBlocks() == 1;
         TaskFunction chunkStep = TaskFunction.named("percentile-chunk", arguments -> {
-            double[] values = sortedValues((NDArray) arguments.get(0));
+            double[] values = sortedValues(Blocks.dense(arguments.get(0), "percentiles"));
             double[] partial = new double[grid.length + 1];
             partial[0] = values.length;
             for (int i = 0; i < grid.length; i++) {

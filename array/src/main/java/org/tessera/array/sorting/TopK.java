@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.tessera.array.BlockGrid;
+import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
@@ -72,7 +73,7 @@ public final class TopK {
         }
         long[] offsets = x.chunks().offsets(normalized);
         TaskFunction chunkStep = TaskFunction.named(label + "-chunk", arguments -> {
-            NDArray block = (NDArray) arguments.get(0);
+            NDArray block = Blocks.dense(arguments.get(0), "top k");
             long offset = (Long) arguments.get(1);
             NDArray lineShape = NDArrays.arange(block.shape(normalized));
             long[] broadcastShape = new long[block.ndim()];

@@ -174,7 +174,7 @@ public class CreationTest {
                 for (ChunkedArray[] pair : pairs) {
                     ChunkedArray plain = pair[0];
                     ChunkedArray liked = pair[1];
-                    NDArray meta = liked.meta();
+                    NDArray meta = (NDArray) liked.meta();
                     assertEquals(plain.dtype(), meta.dtype(), plain.name());
                     assertEquals(plain.ndim(), meta.ndim(), plain.name());
                     assertEquals(0, meta.size(), "a meta is empty");
