@@ -1,40 +1,68 @@
 package org.tessera.cli;
 
-import java.io.PrintStream;
-import java.util.Arrays;
+import java.io.PrintWriter;
 
-/** The {@code tessera} command: dispatches to a subcommand. */
-public final class Main {
-    private Main() {}
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-    private static final String USAGE = """
-            usage: tessera <command> [options]
+/**
+ * The {@code tessera} command. The {@code ./tessera} launcher runs it after finding a JDK 25 and
+ * building the project; {@code test}, {@code mvn} and {@code jmh} are the launcher's own and never
+ * reach this class.
+ *
+ * <p>Exit status: 0 on success, 1 when the work failed, 2 for a usage error (a bad option or
+ * argument), which is reported as one line followed by the command's usage.
+ */
+@Command(name = "tessera",
+        subcommands = {DemoCommand.class, InfoCommand.class, BenchCommand.class, ShellCommand.class},
+        description = "Lazy, blocked, out-of-core N-dimensional arrays for the JVM.",
+        footer = {"", "The ./tessera launcher also runs: test (the whole test suite), javadoc (the API documentation), "
+                + "mvn ARGS (Maven with the JDK 25 it found) and jmh [OPTIONS] (the JMH benchmarks).",
+                "", "Run 'tessera COMMAND --help' for the options of a command."})
+public final class Main implements Runnable {
+    @Spec
+    private CommandSpec spec;
 
-            commands:
-              demo     a short tour of the NDArray core: an array, a view, a broadcast, a reduction
-              test     run the whole test suite (handled by the ./tessera launcher)
-              mvn      run Maven with the JDK 25 the launcher found (handled by the launcher)
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
 
-            Run 'tessera <command> --help' for the options of a command.""";
-
-    public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+    public static void main(String[] arguments) {
+        System.exit(commandLine().execute(arguments));
     }
 
-    /** Runs the command line and returns the exit status (2 for a usage error). */
-    static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-            (args.length == 0 ? err : out).println(USAGE);
-            return args.length == 0 ? 2 : 0;
+    /** The command line with Tessera's error handling; tests call it with their own output streams. */
+    static CommandLine commandLine() {
+        return commandLine(CommandLine.defaultFactory());
+    }
+
+    /** The same with the commands made by {@code factory} (tests give the bench command their own launcher). */
+    static CommandLine commandLine(CommandLine.IFactory factory) {
+        CommandLine commandLine = new CommandLine(new Main(), factory);
+        commandLine.setExecutionExceptionHandler((failure, failedCommand, parsed) -> {
+            PrintWriter err = failedCommand.getErr();
+            err.println(failedCommand.getCommandSpec().qualifiedName() + ": " + message(failure));
+            err.flush();
+            return CommandLine.ExitCode.SOFTWARE;
+        });
+        return commandLine;
+    }
+
+    /** One line for a failure: its message, or its class where it has none, and its cause's message where that says more. */
+    static String message(Throwable failure) {
+        String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+        Throwable cause = failure.getCause();
+        if (cause != null && cause.getMessage() != null && !message.contains(cause.getMessage())) {
+            message += " (" + cause.getMessage() + ")";
         }
-        String[] rest = Arrays.copyOfRange(args, 1, args.length);
-        return switch (args[0]) {
-            case "demo" -> Demo.run(rest, out, err);
-            default -> {
-                err.println("tessera: unknown command '" + args[0] + "'");
-                err.println(USAGE);
-                yield 2;
-            }
-        };
+        return message.replace('\n', ' ');
+    }
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "a command is needed: demo, info, bench or shell");
     }
 }

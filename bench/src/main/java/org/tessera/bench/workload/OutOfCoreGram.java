@@ -7,20 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 import org.tessera.array.ChunkedArray;
-import org.tessera.array.chunks.ChunkSpec;
-import org.tessera.array.creation.Creation;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.io.StoreOptions;
-import org.tessera.io.store.DirectoryStore;
-import org.tessera.io.zarr.ArrayMetadataV2;
 import org.tessera.io.zarr.Zarr;
-import org.tessera.io.zarr.ZarrArray;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.blas.Blas;
-import org.tessera.ndarray.dtype.DType;
 
 /**
  * The headline run of the out-of-core issue, after the original Dask design note: {@code A.T @ A}
@@ -36,9 +29,8 @@ import org.tessera.ndarray.dtype.DType;
  * the threaded scheduler: each row block gives one BLAS product of its transposed view with itself,
  * and the partial products are summed as a tree.
  *
- * <p>Chunks are stored uncompressed. The mantissas of random doubles are random bytes, so even
- * Blosc with byte shuffle only gains on the exponent bytes (well under a third of the size), and
- * decompressing 8 GB would take cores away from the GEMM that this run measures.
+ * <p>The matrix and its store are those of {@link RandomZarrMatrix}, which {@code ./tessera demo}
+ * shares.
  *
  * <p>Reported: the seconds of the {@code A.T @ A} part, its GFLOP/s (2 N M^2 / seconds), the bytes
  * of A read per second, the peak resident set of the process, and the check: the trace of
@@ -94,21 +86,9 @@ public final class OutOfCoreGram {
         Path directory = options.keep() != null ? Files.createDirectories(options.keep()) : Files.createTempDirectory("ata-");
         try {
             Path store = directory.resolve("A.zarr");
-            long[] shape = {options.rows(), options.columns()};
-            long[] chunkShape = {options.blockRows(), options.columns()};
-            ArrayMetadataV2 metadata = ArrayMetadataV2.of(shape, chunkShape, DType.FLOAT64).withCompressor(null);
-
-            double writeSeconds = Double.NaN;
-            boolean reused = Files.exists(store) && holds(store, metadata);
-            if (!reused) {
-                if (Files.exists(store)) {
-                    StoreStatisticsWorkload.deleteTree(store);
-                }
-                ChunkedArray a = Creation.random(SEED, Creation.Distribution.UNIFORM, shape, ChunkSpec.of(chunkShape));
-                long start = System.nanoTime();
-                Zarr.toZarr(a, DirectoryStore.open(store), "", metadata, StoreOptions.defaults());
-                writeSeconds = (System.nanoTime() - start) / 1e9;
-            }
+            RandomZarrMatrix matrix = new RandomZarrMatrix(options.rows(), options.columns(), options.blockRows(), SEED);
+            boolean reused = matrix.isHeldBy(store);
+            double writeSeconds = reused ? Double.NaN : matrix.write(store, StoreOptions.defaults());
 
             ThreadedScheduler scheduler = new ThreadedScheduler();
             long start = System.nanoTime();
@@ -121,19 +101,17 @@ public final class OutOfCoreGram {
                 trace += gram.getDouble(diagonal, diagonal);
             }
             double check = trace / ((double) options.rows() * options.columns());
-            double flops = 2.0 * options.rows() * options.columns() * options.columns();
-            long bytes = options.rows() * options.columns() * Double.BYTES;
 
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("workload", "AtA");
             result.put("impl", "tessera");
             result.put("seconds", seconds);
-            result.put("gflops", flops / seconds / 1e9);
-            result.put("bytes_read_per_second", bytes / seconds);
-            result.put("bytes_of_a", bytes);
+            result.put("gflops", matrix.gramFlops() / seconds / 1e9);
+            result.put("bytes_read_per_second", matrix.bytes() / seconds);
+            result.put("bytes_of_a", matrix.bytes());
             result.put("write_seconds", writeSeconds);
             result.put("store_written_by_this_run", !reused);
-            result.put("peak_rss_bytes", WorkloadRunner.peakResidentBytes());
+            result.put("peak_rss_bytes", ProcessMemory.peakResidentBytes());
             result.put("max_heap_bytes", Runtime.getRuntime().maxMemory());
             result.put("check", check);
             result.put("check_ok", Math.abs(check - 1.0 / 3.0) < 1e-2);
@@ -148,27 +126,8 @@ public final class OutOfCoreGram {
             return result;
         } finally {
             if (options.keep() == null) {
-                StoreStatisticsWorkload.deleteTree(directory);
+                DirectoryTrees.delete(directory);
             }
-        }
-    }
-
-    /** Whether {@code store} already holds a complete A with exactly this metadata (every chunk written). */
-    private static boolean holds(Path store, ArrayMetadataV2 metadata) {
-        try {
-            ZarrArray existing = Zarr.open(store);
-            if (!existing.metadata().equals(metadata)) {
-                return false;
-            }
-            long chunkCount = 1;
-            for (int axis = 0; axis < metadata.shape().length; axis++) {
-                chunkCount *= Math.ceilDiv(metadata.shape()[axis], metadata.chunkShape()[axis]);
-            }
-            try (Stream<Path> files = Files.list(store)) {
-                return files.filter(file -> !file.getFileName().toString().startsWith(".")).count() == chunkCount;
-            }
-        } catch (IOException | RuntimeException unreadable) {
-            return false;
         }
     }
 }

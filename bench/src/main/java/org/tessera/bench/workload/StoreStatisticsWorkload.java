@@ -3,11 +3,9 @@ package org.tessera.bench.workload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkSpec;
@@ -58,20 +56,12 @@ final class StoreStatisticsWorkload implements Workload {
             List<NDArray> statistics = ChunkedArray.computeAll(ChunkedArray.defaultScheduler(), List.of(y.mean(0), y.std(0, 0)));
             return new double[] {meanOf(statistics.get(0)), meanOf(statistics.get(1))};
         } finally {
-            deleteTree(directory);
+            DirectoryTrees.delete(directory);
         }
     }
 
     private static double meanOf(NDArray values) {
         return NDArrays.sum(values).getDouble() / values.size();
-    }
-
-    static void deleteTree(Path directory) throws IOException {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.tessera.bench.workload;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,10 +10,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
+import org.tessera.array.ChunkedArray;
+
 /**
- * {@code ./tessera bench NAME [--json FILE] [--repeat R]}: runs one workload in this JVM and prints
- * (and writes) the JSON object WORKLOADS.md describes, so the result sits beside the one of
- * bench_dask.py or bench_numpy.py for the same workload.
+ * {@code ./tessera bench NAME [--json FILE] [--repeat R] [--scheduler NAME]}: runs one workload
+ * in this JVM and prints (and writes) the JSON object WORKLOADS.md describes, so the result sits
+ * beside the one of bench_dask.py or bench_numpy.py for the same workload. The {@code tessera}
+ * command starts one such JVM per workload; {@code --scheduler} names one of {@link Schedulers}.
  */
 public final class WorkloadRunner {
     private static final Map<String, Supplier<Workload>> WORKLOADS = new TreeMap<>();
@@ -34,6 +36,13 @@ public final class WorkloadRunner {
     private WorkloadRunner() {
     }
 
+    /** The names this runner accepts: the workloads of WORKLOADS.md (N*, W*) and the out-of-core {@code AtA}. */
+    public static List<String> names() {
+        List<String> names = new ArrayList<>(WORKLOADS.keySet());
+        names.add("AtA");
+        return List.copyOf(names);
+    }
+
     public static void main(String[] arguments) throws Exception {
         if (arguments.length > 0 && arguments[0].equals("AtA")) {
             // The headline out-of-core run has its own options (sizes, where the store goes) and is run once, so it is its own main.
@@ -41,14 +50,24 @@ public final class WorkloadRunner {
             return;
         }
         if (arguments.length == 0 || !WORKLOADS.containsKey(arguments[0])) {
-            System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R]   (NAME one of " + WORKLOADS.keySet() + ")\n"
+            System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R] [--scheduler threads|sync|spark]   (NAME one of " + WORKLOADS.keySet() + ")\n"
                     + "       tessera bench AtA [--rows N] [--columns M] [--block-rows R] [--keep DIR] [--json FILE]");
             System.exit(2);
         }
         List<String> options = Arrays.asList(arguments);
         Path json = option(options, "--json").map(Path::of).orElse(null);
         int repeat = option(options, "--repeat").map(Integer::parseInt).orElse(arguments[0].startsWith("N") ? 3 : 1);
-        String result = toJson(measure(WORKLOADS.get(arguments[0]).get(), repeat));
+        String scheduler = option(options, "--scheduler").orElse("threads");
+        // Every chunked workload computes with the default scheduler, so choosing one is setting it.
+        ChunkedArray.setDefaultScheduler(Schedulers.named(scheduler));
+        Map<String, Object> measured = measure(WORKLOADS.get(arguments[0]).get(), repeat);
+        if (!scheduler.equals("threads")) {
+            Map<String, Object> params = new LinkedHashMap<>();
+            ((Map<?, ?>) measured.get("params")).forEach((key, value) -> params.put(key.toString(), value));
+            params.put("scheduler", scheduler);
+            measured.put("params", params);
+        }
+        String result = toJson(measured);
         System.out.println(result);
         if (json != null) {
             Files.writeString(json, result + "\n");
@@ -81,7 +100,7 @@ public final class WorkloadRunner {
         result.put("impl", "tessera");
         result.put("seconds", median(runs));
         result.put("runs", runs);
-        result.put("peak_rss_bytes", peakResidentBytes());
+        result.put("peak_rss_bytes", ProcessMemory.peakResidentBytes());
         result.put("check", check);
         result.put("check_ok", ok);
         result.put("params", workload.params());
@@ -95,20 +114,6 @@ public final class WorkloadRunner {
         List<Double> sorted = values.stream().sorted().toList();
         int middle = sorted.size() / 2;
         return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
-    }
-
-    /** The process's peak resident set (VmHWM), start-up included; -1 where /proc is absent. */
-    static long peakResidentBytes() throws IOException {
-        Path status = Path.of("/proc/self/status");
-        if (!Files.exists(status)) {
-            return -1;
-        }
-        for (String line : Files.readAllLines(status)) {
-            if (line.startsWith("VmHWM:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-            }
-        }
-        return -1;
     }
 
     static String toJson(Object value) {

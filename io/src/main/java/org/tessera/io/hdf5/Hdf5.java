@@ -7,6 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.jhdf.HdfFile;
+import io.jhdf.api.Dataset;
+import io.jhdf.api.Group;
+import io.jhdf.api.Node;
+import io.jhdf.exceptions.HdfException;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
@@ -30,6 +35,35 @@ import org.tessera.ndarray.NDArray;
  */
 public final class Hdf5 {
     private Hdf5() {
+    }
+
+    /**
+     * The paths of every dataset in {@code file} ("/x", "/group/y"), groups walked depth first in
+     * name order, so a tool can list a file it was not told about.
+     *
+     * @throws Hdf5Exception when the file is not HDF5
+     */
+    public static List<String> datasetPaths(Path file) throws IOException {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new java.nio.file.NoSuchFileException(file.toAbsolutePath().toString(), null, "no HDF5 file there");
+        }
+        try (HdfFile hdf = new HdfFile(file)) {
+            List<String> paths = new ArrayList<>();
+            collectDatasetPaths(hdf, paths);
+            return List.copyOf(paths);
+        } catch (HdfException failure) {
+            throw new Hdf5Exception("cannot open " + file.toAbsolutePath() + " as an HDF5 file: " + failure.getMessage(), failure);
+        }
+    }
+
+    private static void collectDatasetPaths(Group group, List<String> paths) {
+        for (Node child : new java.util.TreeMap<>(group.getChildren()).values()) {
+            switch (child) {
+                case Dataset dataset -> paths.add(dataset.getPath());
+                case Group inner -> collectDatasetPaths(inner, paths);
+                default -> { }
+            }
+        }
     }
 
     /** The dataset at {@code datasetPath} of {@code file} as a region source. */

@@ -1,0 +1,86 @@
+package org.tessera.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.tessera.spark.SparkJvmOptions;
+
+/**
+ * Starts one workload of the suite in a JVM of its own, so that each gets the heap its kind needs
+ * and its peak resident memory is its own (WORKLOADS.md compares peak memory per workload).
+ *
+ * @param javaBinary           the {@code java} to start
+ * @param classPath            the class path of the bench module's runner
+ * @param overridingJvmOptions JVM options that replace the per-workload heap choice (from
+ *                             {@code TESSERA_JVM_OPTS}); empty to use {@link #heapOptions}
+ */
+record WorkloadLauncher(Path javaBinary, String classPath, List<String> overridingJvmOptions) {
+    static final String RUNNER = "org.tessera.bench.workload.WorkloadRunner";
+
+    WorkloadLauncher {
+        overridingJvmOptions = List.copyOf(overridingJvmOptions);
+    }
+
+    /** A launcher for the JVM running this code, with {@code TESSERA_JVM_OPTS} from the environment. */
+    static WorkloadLauncher ofThisJvm() {
+        String override = System.getenv().getOrDefault("TESSERA_JVM_OPTS", "").strip();
+        return new WorkloadLauncher(Path.of(System.getProperty("java.home"), "bin", "java"), System.getProperty("java.class.path"),
+                override.isEmpty() ? List.of() : Arrays.asList(override.split("\\s+")));
+    }
+
+    /** The heap each kind of workload is run with; these settings are part of the published figures. */
+    static List<String> heapOptions(String workload) {
+        // In-memory kernels (N*) get a heap touched in advance, so outputs reuse pages instead of faulting in
+        // fresh ones (2.5 s per 800 MB here), as NumPy's allocator reuses freed memory; chunked workloads (W*)
+        // get a small heap, which bounds the peak resident memory that WORKLOADS.md compares. Transparent huge
+        // pages as NumPy's allocator uses.
+        if (workload.startsWith("N")) {
+            return List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
+        }
+        return switch (workload) {
+            // The out-of-core headline: A.T @ A over an 8 GB store with the heap capped at 1 GB.
+            case "AtA" -> List.of("-Xmx1g", "-XX:+UseTransparentHugePages");
+            // 100,000 tiny blocks: the graph is millions of small objects that live through the run, so the
+            // throughput collector, promoting them at their first collection rather than copying them between
+            // survivor spaces at every one (W5 here: G1 1.1-1.6 s, this 0.8-0.9 s).
+            case "W5" -> List.of("-Xmx768m", "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0");
+            // Column strips to row strips: every output block reads all input blocks, so the whole 2 GB array is
+            // alive at once whatever the order (Dask holds it too). The heap it fills anyway is touched at
+            // start-up, as for N*: faulting in 3 GB of fresh pages during the run cost 6.5 s.
+            case "W4" -> List.of("-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
+            default -> List.of("-Xmx768m", "-XX:+UseTransparentHugePages");
+        };
+    }
+
+    /** The JVM options {@code workload} runs with: the override when there is one, its heap choice otherwise. */
+    List<String> jvmOptions(String workload) {
+        return overridingJvmOptions.isEmpty() ? heapOptions(workload) : overridingJvmOptions;
+    }
+
+    /**
+     * The command line that runs {@code workload} with the runner's {@code arguments} (after the
+     * name); with {@code --scheduler spark} among them, the JVM also gets {@link SparkJvmOptions#required()}.
+     */
+    List<String> command(String workload, List<String> arguments) {
+        List<String> command = new ArrayList<>();
+        command.add(javaBinary.toString());
+        command.addAll(jvmOptions(workload));
+        int scheduler = arguments.indexOf("--scheduler");
+        if (scheduler >= 0 && scheduler + 1 < arguments.size() && arguments.get(scheduler + 1).equals("spark")) {
+            command.addAll(SparkJvmOptions.required());
+        }
+        // jdk.incubator.vector lets tessera-ndarray-simd's kernels load; native access lets OpenBLAS be called.
+        command.addAll(List.of("-XX:MaxDirectMemorySize=64g", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
+                "-cp", classPath, RUNNER, workload));
+        command.addAll(arguments);
+        return command;
+    }
+
+    /** Runs the workload with this process's standard streams and returns its exit status. */
+    int run(String workload, List<String> arguments) throws IOException, InterruptedException {
+        return new ProcessBuilder(command(workload, arguments)).inheritIO().start().waitFor();
+    }
+}

@@ -1,0 +1,30 @@
+// The imports of `./tessera shell`, after JShell's own (java.util.*, java.nio.file.*, ...).
+// The README's Java tour runs against exactly these (ReadmeSnippetsTest).
+import org.tessera.ndarray.AnyArray;
+import org.tessera.ndarray.ArrayFamilies;
+import org.tessera.ndarray.ArrayNamespace;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.Like;
+import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.index.Index;
+import org.tessera.ndarray.ufunc.Ufuncs;
+import org.tessera.sparse.SparseArray;
+import org.tessera.sparse.SparseCOO;
+import org.tessera.graph.Key;
+import org.tessera.graph.Task;
+import org.tessera.graph.TaskFunction;
+import org.tessera.graph.TaskGraph;
+import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.layer.MaterializedLayer;
+import org.tessera.graph.schedule.SynchronousScheduler;
+import org.tessera.graph.schedule.ThreadedScheduler;
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.api.ChunkedArrays;
+import org.tessera.array.chunks.ChunkSpec;
+import org.tessera.array.chunks.Chunks;
+import org.tessera.array.creation.Creation;
+import org.tessera.io.zarr.Zarr;
+import org.tessera.io.hdf5.Hdf5;
+import org.tessera.spark.SparkScheduler;
+import org.apache.spark.sql.SparkSession;

@@ -1,0 +1,65 @@
+package org.tessera.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DemoCommandTest {
+    @Test
+    void computesTheStatisticsOfTheStoredMatrixAndLeavesTheDiagramAndProfile(@TempDir Path directory) throws IOException {
+        CommandLineRun run = CommandLineRun.of("demo", "--size", "8MB", "--dir", directory.toString(), "--quiet");
+        assertEquals(0, run.status(), run.out() + run.err());
+        assertTrue(run.out().startsWith("A: 1,000 x 1,000 float64 (8.00 MB) in blocks of 1,000 rows"), run.out());
+        assertTrue(run.out().contains("mean of column stds = 0.28"), run.out());
+        assertTrue(run.out().contains(": ok\n"), run.out());
+        Matcher figures = Pattern.compile("compute  [0-9.]+ s: ([0-9.]+) GFLOP/s").matcher(run.out());
+        assertTrue(figures.find(), run.out());
+        assertTrue(Double.parseDouble(figures.group(1)) > 0, run.out());
+        assertTrue(run.out().contains("peak memory "), run.out());
+        assertTrue(Files.readString(directory.resolve("A.svg")).startsWith("<svg"));
+        String trace = Files.readString(directory.resolve("profile.json"));
+        assertTrue(trace.startsWith("{\"traceEvents\":[") && trace.contains("random-store") && trace.contains("read"), trace.substring(0, 200));
+        assertFalse(Files.exists(directory.resolve("A.zarr")), "the store is deleted without --keep");
+        assertTrue(run.out().contains("store    deleted (--keep keeps it)"), run.out());
+    }
+
+    @Test
+    void keepsTheStoreWhenAskedAndItDescribesItself(@TempDir Path directory) {
+        CommandLineRun demo = CommandLineRun.of("demo", "--size", "2MB", "--dir", directory.toString(), "--keep", "--quiet");
+        assertEquals(0, demo.status(), demo.err());
+        CommandLineRun again = CommandLineRun.of("demo", "--size", "2MB", "--dir", directory.toString(), "--keep", "--quiet");
+        assertTrue(again.out().contains("write    none: the store kept in " + directory + " already holds A"), again.out());
+        assertEquals(checksumLine(demo), checksumLine(again));
+        CommandLineRun info = CommandLineRun.of("info", directory.resolve("A.zarr").toString());
+        assertEquals(0, info.status(), info.err());
+        assertTrue(info.out().contains("shape       (250, 1000)"), info.out());
+        assertTrue(info.out().contains("compressor  none"), info.out());
+    }
+
+    @Test
+    void theChecksumOfAGivenSizeIsReproducible(@TempDir Path directory) {
+        String first = checksumLine(CommandLineRun.of("demo", "--size", "1MB", "--dir", directory.resolve("one").toString(), "-q"));
+        String second = checksumLine(CommandLineRun.of("demo", "--size", "1MB", "--dir", directory.resolve("two").toString(), "-q"));
+        assertEquals(first, second);
+    }
+
+    @Test
+    void refusesASizeTooSmallForOneBlock() {
+        CommandLineRun run = CommandLineRun.of("demo", "--size", "10kB");
+        assertEquals(2, run.status());
+        assertEquals("--size must be at least 1.00 MB, got 10.0 kB", run.firstErrorLine());
+    }
+
+    private static String checksumLine(CommandLineRun run) {
+        return run.out().lines().filter(line -> line.startsWith("checksum")).findFirst().orElseThrow(() -> new AssertionError(run.out() + run.err()));
+    }
+}
