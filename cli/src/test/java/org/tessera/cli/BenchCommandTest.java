@@ -65,6 +65,8 @@ class BenchCommandTest {
         assertEquals(List.of("-Xmx1g", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("AtA"));
         assertEquals(List.of("-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W4"));
         assertEquals(List.of("-Xmx768m", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W1"));
+        assertEquals(java.util.Map.of("OPENBLAS_NUM_THREADS", "1"), WorkloadLauncher.environment("AtA"), "one BLAS thread per task");
+        assertEquals(java.util.Map.of(), WorkloadLauncher.environment("N5"), "in-memory GEMM keeps BLAS's threads");
         WorkloadLauncher overridden = new WorkloadLauncher(Path.of("/jdk/bin/java"), "a.jar:b.jar", List.of("-Xmx2g"));
         assertEquals(List.of("/jdk/bin/java", "-Xmx2g", "-XX:MaxDirectMemorySize=64g", "--enable-native-access=ALL-UNNAMED", "--add-modules",
                 "jdk.incubator.vector", "-cp", "a.jar:b.jar", WorkloadLauncher.RUNNER, "W1", "--json", "f"), overridden.command("W1", List.of("--json", "f")));

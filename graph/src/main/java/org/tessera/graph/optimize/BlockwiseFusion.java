@@ -30,7 +30,10 @@ import org.tessera.graph.layer.Layer;
  * also covers a transposed read ({@code "ji"} of an {@code "ij"} producer). A reader that reads the
  * producer more than once gets one copy of it per read, as Dask's blockwise rewriting does: in
  * {@code x + x.T} each block of x is then computed twice, inside the two tasks that read it, instead
- * of being held until both have run (about half of x at once, whatever the ordering).
+ * of being held until both have run (about half of x at once, whatever the ordering). Reads that
+ * are bound to name the same block (their letters agree, or differ only on axes of one block) share
+ * one copy instead: in {@code A.T @ A} with A in row blocks, each block of A is read once, and the
+ * product sees a matrix and its own transpose, which BLAS computes at half the work.
  */
 public final class BlockwiseFusion {
     private BlockwiseFusion() {
@@ -71,9 +74,33 @@ public final class BlockwiseFusion {
                     || !sameBlockCounts(read, reader)) {
                 continue;
             }
-            return replace(graph, reader, position, producer);
+            return replace(graph, reader, position, sameBlockReads(reader, position), producer);
         }
         return null;
+    }
+
+    /** The other positions at which {@code reader} reads the block that it reads at {@code position}. */
+    private static Set<Integer> sameBlockReads(BlockwiseLayer reader, int position) {
+        Blocks read = (Blocks) reader.arguments().get(position);
+        Set<Integer> same = new LinkedHashSet<>();
+        for (int other = position + 1; other < reader.arguments().size(); other++) {
+            if (reader.arguments().get(other) instanceof Blocks otherRead && otherRead.name().equals(read.name())
+                    && sameBlock(read.indices(), otherRead.indices(), reader)) {
+                same.add(other);
+            }
+        }
+        return same;
+    }
+
+    /** Whether two reads name the same block for every block of the reader: per axis, one letter, or letters of one block each. */
+    private static boolean sameBlock(String first, String second, BlockwiseLayer reader) {
+        for (int axis = 0; axis < first.length(); axis++) {
+            char one = first.charAt(axis), other = second.charAt(axis);
+            if (one != other && !(Integer.valueOf(1).equals(reader.blockCounts().get(one)) && Integer.valueOf(1).equals(reader.blockCounts().get(other)))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static long timesRead(BlockwiseLayer reader, String name) {
@@ -94,7 +121,8 @@ public final class BlockwiseFusion {
         return true;
     }
 
-    private static HighLevelGraph replace(HighLevelGraph graph, BlockwiseLayer reader, int position, BlockwiseLayer producer) {
+    private static HighLevelGraph replace(HighLevelGraph graph, BlockwiseLayer reader, int position, Set<Integer> sharedPositions,
+                                          BlockwiseLayer producer) {
         Blocks read = (Blocks) reader.arguments().get(position);
         Map<Character, Character> rename = new HashMap<>();
         for (int axis = 0; axis < read.indices().length(); axis++) {
@@ -108,8 +136,13 @@ public final class BlockwiseFusion {
                 case BlockwiseArgument.Constant constant -> constant;
             });
         }
-        arguments.addAll(reader.arguments().subList(position + 1, reader.arguments().size()));
-        TaskFunction function = new Fused(reader.function(), producer.function(), position, producer.arguments().size());
+        for (int later = position + 1; later < reader.arguments().size(); later++) {
+            if (!sharedPositions.contains(later)) {
+                arguments.add(reader.arguments().get(later));
+            }
+        }
+        int[] shared = sharedPositions.stream().mapToInt(Integer::intValue).toArray();
+        TaskFunction function = new Fused(reader.function(), producer.function(), position, producer.arguments().size(), shared);
         // A culled producer kept just what its only reader needs, so the reader's restriction says it all.
         BlockwiseLayer fused = new BlockwiseLayer(reader.name(), reader.outputIndices(), function, arguments, reader.blockCounts(), reader.restriction());
 
@@ -140,24 +173,51 @@ public final class BlockwiseFusion {
         return renamed.toString();
     }
 
-    /** The reader's function applied with the producer's result in place of argument {@code position}. */
-    record Fused(TaskFunction reader, TaskFunction producer, int position, int producerArity) implements TaskFunction {
+    /**
+     * The reader's function applied with the producer's result in place of argument {@code position},
+     * and of the arguments at {@code sharedPositions} (reads of the same block, given the same result).
+     */
+    record Fused(TaskFunction reader, TaskFunction producer, int position, int producerArity, int[] sharedPositions) implements TaskFunction {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public Object apply(List<Object> arguments) throws Exception {
             Object produced = producer.apply(arguments.subList(position, position + producerArity));
-            List<Object> readerArguments = new ArrayList<>(arguments.size() - producerArity + 1);
+            int readerArity = arguments.size() - producerArity + 1 + sharedPositions.length;
+            List<Object> readerArguments = new ArrayList<>(readerArity);
             readerArguments.addAll(arguments.subList(0, position));
             readerArguments.add(produced);
-            readerArguments.addAll(arguments.subList(position + producerArity, arguments.size()));
+            int next = position + producerArity;
+            for (int readerPosition = position + 1; readerPosition < readerArity; readerPosition++) {
+                readerArguments.add(isShared(readerPosition) ? produced : arguments.get(next++));
+            }
             return reader.apply(readerArguments);
+        }
+
+        private boolean isShared(int readerPosition) {
+            for (int shared : sharedPositions) {
+                if (shared == readerPosition) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
         public String displayName() {
             return producer.displayName() + "-" + reader.displayName();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Fused that && reader.equals(that.reader) && producer.equals(that.producer) && position == that.position
+                    && producerArity == that.producerArity && java.util.Arrays.equals(sharedPositions, that.sharedPositions);
+        }
+
+        @Override
+        public int hashCode() {
+            return (reader.hashCode() * 31 + producer.hashCode()) * 31 + position;
         }
     }
 }

@@ -146,4 +146,28 @@ class OptimizationTest {
             assertEquals(run(before, key), run(after, key), key.toString());
         }
     }
+
+    /**
+     * A.T @ A with A in row blocks: the partial product k reads block (k, 0) of A twice, once
+     * transposed; both reads name the same block, so it is made once and both get the same object.
+     */
+    @Test
+    void readsOfTheSameBlockShareOneCopy() {
+        Map<Character, Integer> counts = Map.of('k', 4, 'i', 1, 'j', 1);
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        TaskFunction make = TaskFunction.unary("make", (int[] index) -> {
+            made.incrementAndGet();
+            return new long[] {index[0]};
+        });
+        TaskFunction same = TaskFunction.binary("same", (long[] left, long[] right) -> left == right ? left[0] : -1L);
+        HighLevelGraph graph = HighLevelGraph.empty()
+                .with(BlockwiseLayer.of("a", "ki", make, Map.of('k', 4, 'i', 1), blockIndex("ki")), Set.of())
+                .with(BlockwiseLayer.of("p", "kij", same, counts, blocks("a", "ki", 4, 1), blocks("a", "kj", 4, 1)), Set.of("a"));
+        HighLevelGraph fused = BlockwiseFusion.fuse(graph, List.of("p"));
+        assertEquals(Set.of("p"), fused.layers().keySet());
+        for (int k = 0; k < 4; k++) {
+            assertEquals((long) k, run(fused.materialize(), Key.of("p", k, 0, 0)), "block " + k + " given once, to both reads");
+        }
+        assertEquals(4, made.get(), "each block of a made once");
+    }
 }
