@@ -14,21 +14,34 @@ import org.tessera.spark.SparkJvmOptions;
  * and its peak resident memory is its own (WORKLOADS.md compares peak memory per workload).
  *
  * @param javaBinary           the {@code java} to start
- * @param classPath            the class path of the bench module's runner
+ * @param classPath            the class path of the bench module's runner, without Spark
+ * @param sparkClassPath       the class path with Spark too, for {@code --scheduler spark}: Spark's
+ *                             200 jars slow other runs down (opened by every service look-up, their
+ *                             directories are live heap, and the collector then grows the heap into
+ *                             fresh pages: W1 1.4-1.7 s and 410 MB with the plain class path, 1.8-2.5 s
+ *                             and 880 MB with Spark's beside it)
  * @param overridingJvmOptions JVM options that replace the per-workload heap choice (from
  *                             {@code TESSERA_JVM_OPTS}); empty to use {@link #heapOptions}
  */
-record WorkloadLauncher(Path javaBinary, String classPath, List<String> overridingJvmOptions) {
+record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath, List<String> overridingJvmOptions) {
     static final String RUNNER = "org.tessera.bench.workload.WorkloadRunner";
 
     WorkloadLauncher {
         overridingJvmOptions = List.copyOf(overridingJvmOptions);
     }
 
-    /** A launcher for the JVM running this code, with {@code TESSERA_JVM_OPTS} from the environment. */
+    /** The system property with the bench module's own class path, which the {@code tessera} script sets. */
+    static final String BENCH_CLASS_PATH = "tessera.bench.classpath";
+
+    /**
+     * A launcher for the JVM running this code, with {@code TESSERA_JVM_OPTS} from the environment:
+     * workloads get the bench module's class path where {@value #BENCH_CLASS_PATH} gives it, and this
+     * JVM's own (with Spark) to run on Spark.
+     */
     static WorkloadLauncher ofThisJvm() {
         String override = System.getenv().getOrDefault("TESSERA_JVM_OPTS", "").strip();
-        return new WorkloadLauncher(Path.of(System.getProperty("java.home"), "bin", "java"), System.getProperty("java.class.path"),
+        String own = System.getProperty("java.class.path");
+        return new WorkloadLauncher(Path.of(System.getProperty("java.home"), "bin", "java"), System.getProperty(BENCH_CLASS_PATH, own), own,
                 override.isEmpty() ? List.of() : Arrays.asList(override.split("\\s+")));
     }
 
@@ -70,12 +83,13 @@ record WorkloadLauncher(Path javaBinary, String classPath, List<String> overridi
         command.add(javaBinary.toString());
         command.addAll(jvmOptions(workload));
         int scheduler = arguments.indexOf("--scheduler");
-        if (scheduler >= 0 && scheduler + 1 < arguments.size() && arguments.get(scheduler + 1).equals("spark")) {
+        boolean onSpark = scheduler >= 0 && scheduler + 1 < arguments.size() && arguments.get(scheduler + 1).equals("spark");
+        if (onSpark) {
             command.addAll(SparkJvmOptions.required());
         }
         // jdk.incubator.vector lets tessera-ndarray-simd's kernels load; native access lets OpenBLAS be called.
         command.addAll(List.of("-XX:MaxDirectMemorySize=64g", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
-                "-cp", classPath, RUNNER, workload));
+                "-cp", onSpark ? sparkClassPath : classPath, RUNNER, workload));
         command.addAll(arguments);
         return command;
     }

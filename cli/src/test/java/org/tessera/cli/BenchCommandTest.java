@@ -16,6 +16,7 @@ import picocli.CommandLine;
 class BenchCommandTest {
     /** Workloads started with this JVM and the test class path, so they run what this build compiled. */
     private static final WorkloadLauncher LAUNCHER = new WorkloadLauncher(Path.of(System.getProperty("java.home"), "bin", "java"),
+            System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
             System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")), List.of());
 
     private static CommandLineRun bench(String... arguments) {
@@ -50,7 +51,7 @@ class BenchCommandTest {
     void severalWorkloadsMakeAJsonArrayOnceEachAndTheSchedulerIsPassedOn(@TempDir Path directory) throws IOException {
         Path json = directory.resolve("both.json");
         // A small heap for both, as TESSERA_JVM_OPTS would give: N4's own pre-touched 4 GB heap takes seconds to fault in here.
-        WorkloadLauncher smallHeap = new WorkloadLauncher(LAUNCHER.javaBinary(), LAUNCHER.classPath(), List.of("-Xmx1g"));
+        WorkloadLauncher smallHeap = new WorkloadLauncher(LAUNCHER.javaBinary(), LAUNCHER.classPath(), LAUNCHER.sparkClassPath(), List.of("-Xmx1g"));
         CommandLineRun run = bench(smallHeap, "W5", "W5", "N4", "--json", json.toString(), "--scheduler", "sync", "--repeat", "1", "--quiet");
         assertEquals(0, run.status(), run.err());
         assertEquals("", run.err(), "--quiet leaves only the results");
@@ -67,12 +68,13 @@ class BenchCommandTest {
         assertEquals(List.of("-Xmx768m", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W1"));
         assertEquals(java.util.Map.of("OPENBLAS_NUM_THREADS", "1"), WorkloadLauncher.environment("AtA"), "one BLAS thread per task");
         assertEquals(java.util.Map.of(), WorkloadLauncher.environment("N5"), "in-memory GEMM keeps BLAS's threads");
-        WorkloadLauncher overridden = new WorkloadLauncher(Path.of("/jdk/bin/java"), "a.jar:b.jar", List.of("-Xmx2g"));
+        WorkloadLauncher overridden = new WorkloadLauncher(Path.of("/jdk/bin/java"), "a.jar:b.jar", "a.jar:b.jar:spark.jar", List.of("-Xmx2g"));
         assertEquals(List.of("/jdk/bin/java", "-Xmx2g", "-XX:MaxDirectMemorySize=64g", "--enable-native-access=ALL-UNNAMED", "--add-modules",
                 "jdk.incubator.vector", "-cp", "a.jar:b.jar", WorkloadLauncher.RUNNER, "W1", "--json", "f"), overridden.command("W1", List.of("--json", "f")));
         List<String> onSpark = overridden.command("W1", List.of("--scheduler", "spark"));
         assertEquals(SparkJvmOptions.required(), onSpark.subList(2, 2 + SparkJvmOptions.required().size()));
         assertTrue(onSpark.contains("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"));
+        assertEquals("a.jar:b.jar:spark.jar", onSpark.get(onSpark.indexOf("-cp") + 1), "only a run on Spark gets Spark's jars");
     }
 
     @Test

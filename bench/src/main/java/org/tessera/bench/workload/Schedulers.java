@@ -64,15 +64,35 @@ public final class Schedulers {
         }
     }
 
-    /** {@code SparkScheduler.of(SparkSession.builder().master("local[*]").appName(...).getOrCreate())}, by reflection. */
+    /** Spark in local mode on all cores, as a scheduler; its session lives as long as the JVM. */
     private static Scheduler localSpark() {
+        return localSpark(Runtime.getRuntime().availableProcessors()).scheduler();
+    }
+
+    /** An embedded Spark session and the scheduler that runs graphs on it; closing it stops the session. */
+    public record LocalSpark(Object session, Scheduler scheduler) implements AutoCloseable {
+        @Override
+        public void close() throws ReflectiveOperationException {
+            session.getClass().getMethod("stop").invoke(session);
+        }
+    }
+
+    /**
+     * {@code SparkScheduler.of(SparkSession.builder().master("local[threads]")...getOrCreate())}, by
+     * reflection, with no web UI and the driver on the loopback interface.
+     */
+    public static LocalSpark localSpark(int threads) {
         Class<?>[] classes = sparkClasses();
         try {
             Object builder = classes[1].getMethod("builder").invoke(null);
-            builder = builder.getClass().getMethod("master", String.class).invoke(builder, "local[*]");
+            builder = builder.getClass().getMethod("master", String.class).invoke(builder, "local[" + threads + "]");
             builder = builder.getClass().getMethod("appName", String.class).invoke(builder, "tessera-bench");
+            for (String[] setting : new String[][] {{"spark.ui.enabled", "false"}, {"spark.driver.host", "127.0.0.1"},
+                    {"spark.driver.bindAddress", "127.0.0.1"}}) {
+                builder = builder.getClass().getMethod("config", String.class, String.class).invoke(builder, setting[0], setting[1]);
+            }
             Object session = builder.getClass().getMethod("getOrCreate").invoke(builder);
-            return (Scheduler) classes[0].getMethod("of", classes[1]).invoke(null, session);
+            return new LocalSpark(session, (Scheduler) classes[0].getMethod("of", classes[1]).invoke(null, session));
         } catch (InvocationTargetException failure) {
             throw new IllegalStateException("could not start Spark in local mode: " + failure.getCause(), failure.getCause());
         } catch (ReflectiveOperationException | ClassCastException mismatch) {

@@ -7,11 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import org.apache.spark.sql.SparkSession;
 import org.tessera.array.ChunkedArray;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
-import org.tessera.spark.SparkScheduler;
 
 /**
  * What Spark costs over the threaded scheduler on one machine: runs workloads of WORKLOADS.md
@@ -22,7 +20,9 @@ import org.tessera.spark.SparkScheduler;
  * turns R times and the medians are compared, so that a burst of load on a shared machine does not
  * land on one scheduler only.
  *
- * <p>Spark needs its {@code --add-opens} flags on Java 17+ (see the spark module's README).
+ * <p>Spark comes from the class path (the cli module's has it; the bench module itself does not
+ * depend on Spark, so that the workload JVMs stay free of its 200 jars) and needs its
+ * {@code --add-opens} flags on Java 17+ (see the spark module's README).
  */
 public final class SparkOverhead {
     private static final Map<String, Supplier<Workload>> WORKLOADS = Map.of(
@@ -52,16 +52,9 @@ public final class SparkOverhead {
             }
         }
         int threads = Runtime.getRuntime().availableProcessors();
-        SparkSession session = SparkSession.builder()
-                .master("local[" + threads + "]")
-                .appName("tessera-spark-overhead")
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate();
-        try {
+        try (Schedulers.LocalSpark local = Schedulers.localSpark(threads)) {
             Scheduler threaded = new ThreadedScheduler();
-            Scheduler spark = SparkScheduler.of(session);
+            Scheduler spark = local.scheduler();
             for (String name : names) {
                 double[] threadedRuns = new double[repeat];
                 double[] sparkRuns = new double[repeat];
@@ -77,8 +70,6 @@ public final class SparkOverhead {
                         name, threads, threadedSeconds, sparkSeconds, sparkSeconds / threadedSeconds, Arrays.toString(threadedRuns),
                         Arrays.toString(sparkRuns)));
             }
-        } finally {
-            session.stop();
         }
     }
 
