@@ -23,7 +23,6 @@ import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.optimize.Optimization;
 import org.tessera.graph.schedule.Computation;
 import org.tessera.graph.schedule.ExecutionStatistics;
-import org.tessera.graph.schedule.SynchronousScheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
 
@@ -81,8 +80,7 @@ public final class ChunkedStore {
         ChunkedArray source = array.dtype() == sink.dtype() ? array : array.astype(sink.dtype());
         long[] chunkShape = sink.chunkShape();
         boolean aligned = coversWholeChunks(source.chunks(), chunkShape);
-        boolean inOneProcess = options.scheduler() instanceof ThreadedScheduler || options.scheduler() instanceof SynchronousScheduler;
-        boolean rechunked = !aligned && (options.misaligned() == StoreOptions.Misaligned.RECHUNK || !inOneProcess);
+        boolean rechunked = !aligned && (options.misaligned() == StoreOptions.Misaligned.RECHUNK || !options.scheduler().runsTasksInThisProcess());
         if (rechunked) {
             source = source.rechunk(Chunks.regular(shape, chunkShape));
         }

@@ -31,8 +31,8 @@ public record StoreOptions(Scheduler scheduler, boolean resume, Misaligned misal
          * Each block writes its part of the chunks it overlaps under the chunk's lock; a chunk is
          * gathered in memory until its last part arrives, then written once (as Dask's
          * {@code store(lock=True)}, but never writing a half-filled chunk). Needs every writer in
-         * one process: with a scheduler other than the synchronous or threaded one, the store
-         * rechunks instead.
+         * one process: with a scheduler that may run tasks elsewhere
+         * ({@link Scheduler#runsTasksInThisProcess()} false, as Spark), the store rechunks instead.
          */
         LOCK_REGIONS,
         /** The array is rechunked to the sink's chunks first, so each chunk has one writer. */

@@ -156,6 +156,23 @@ class ChunkedStoreTest {
         }
     }
 
+    /** A scheduler that may run tasks in other processes cannot gather chunks in one: the store rechunks. */
+    @Test
+    void misalignedBlocksAreRechunkedForASchedulerOutsideThisProcess() throws IOException {
+        InstrumentedStore store = new InstrumentedStore(new MemoryStore());
+        ChunkedArray source = randomArray(4, new long[] {100, 90}, 30, 35);
+        SynchronousScheduler local = new SynchronousScheduler();
+        org.tessera.graph.schedule.Scheduler elsewhere = local::compute;
+        assertTrue(local.runsTasksInThisProcess());
+        assertFalse(elsewhere.runsTasksInThisProcess());
+        StoreReport report = Zarr.toZarr(source, store, "x", ArrayMetadataV2.of(new long[] {100, 90}, new long[] {40, 40}, DType.FLOAT64),
+                StoreOptions.defaults().withScheduler(elsewhere));
+        assertTrue(report.rechunked());
+        assertEquals(0, report.peakGatheredBytes());
+        store.writes().forEach((key, count) -> assertEquals(1, count, key));
+        assertSameArray(source.compute(), ZarrArray.open(store, "x").readAll(), "stored");
+    }
+
     @Test
     void aShardedTargetIsWrittenOnceWholePerShard() throws IOException {
         InstrumentedStore store = new InstrumentedStore(new MemoryStore());

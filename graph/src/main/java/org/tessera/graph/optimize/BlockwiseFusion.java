@@ -96,7 +96,7 @@ public final class BlockwiseFusion {
     private static boolean sameBlock(String first, String second, BlockwiseLayer reader) {
         for (int axis = 0; axis < first.length(); axis++) {
             char one = first.charAt(axis), other = second.charAt(axis);
-            if (one != other && !(Integer.valueOf(1).equals(reader.blockCounts().get(one)) && Integer.valueOf(1).equals(reader.blockCounts().get(other)))) {
+            if (one != other && (reader.blockCounts().getOrDefault(one, 0) != 1 || reader.blockCounts().getOrDefault(other, 0) != 1)) {
                 return false;
             }
         }

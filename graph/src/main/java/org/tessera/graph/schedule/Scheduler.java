@@ -22,6 +22,15 @@ public interface Scheduler {
      */
     Map<Key, Object> compute(TaskGraph graph, Collection<Key> outputs);
 
+    /**
+     * Whether every task runs in this process, so tasks may share objects that are not serialized
+     * (a lock, a buffer gathering parts from several tasks). False unless a scheduler says so: one
+     * that ships tasks to other processes (Spark) would give each its own copy.
+     */
+    default boolean runsTasksInThisProcess() {
+        return false;
+    }
+
     /** The value of one key. */
     default Object get(TaskGraph graph, Key output) {
         return compute(graph, List.of(output)).get(output);

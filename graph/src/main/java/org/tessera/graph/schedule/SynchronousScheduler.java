@@ -28,6 +28,11 @@ public final class SynchronousScheduler implements Scheduler {
     }
 
     @Override
+    public boolean runsTasksInThisProcess() {
+        return true;
+    }
+
+    @Override
     public Map<Key, Object> compute(TaskGraph fullGraph, Collection<Key> outputs) {
         TaskGraph graph = Cull.cull(fullGraph, outputs).validate();
         List<Key> order = Ordering.order(graph, outputs);

@@ -50,6 +50,11 @@ public final class ThreadedScheduler implements Scheduler {
     }
 
     @Override
+    public boolean runsTasksInThisProcess() {
+        return true;
+    }
+
+    @Override
     public Map<Key, Object> compute(TaskGraph graph, Collection<Key> outputs) {
         return run(graph, outputs).results();
     }
