@@ -102,9 +102,14 @@ public final class Blocks {
 
     /** The blocks joined along {@code axis}; blocks of different families meet by the mixing rule. */
     public static Object concatenate(List<?> blocks, int axis) {
-        if (blocks.stream().allMatch(NDArray.class::isInstance)) {
-            List<NDArray> dense = new ArrayList<>(blocks.size());
-            blocks.forEach(block -> dense.add((NDArray) block));
+        List<NDArray> dense = new ArrayList<>(blocks.size());
+        for (Object block : blocks) {
+            if (!(block instanceof NDArray array)) {
+                break;
+            }
+            dense.add(array);
+        }
+        if (dense.size() == blocks.size()) {
             return Joining.concatenate(dense, axis);
         }
         ArrayNamespace<?> family = ArrayFamilies.common(blocks.toArray());

@@ -218,12 +218,13 @@ public final class NDArray implements AnyArray<NDArray> {
     }
 
     private static boolean isAligned(MemorySegment segment, long byteOffset, long[] shape, long[] strides, DType dtype) {
-        long alignment = dtype.realType().byteSize();
-        if ((segment.address() + byteOffset) % alignment != 0) {
+        // Alignments are powers of two: a mask instead of a division, as every new array and view passes here.
+        long misalignment = dtype.realType().byteSize() - 1;
+        if (((segment.address() + byteOffset) & misalignment) != 0) {
             return false;
         }
         for (int axis = 0; axis < shape.length; axis++) {
-            if (shape[axis] > 1 && strides[axis] % alignment != 0) {
+            if (shape[axis] > 1 && (strides[axis] & misalignment) != 0) {
                 return false;
             }
         }
@@ -326,13 +327,11 @@ public final class NDArray implements AnyArray<NDArray> {
     private void storeScalar(DType sourceType, double real, double imag, long integer, long[] index) {
         requireWriteable();
         long offset = elementByteOffset(index);
-        MemorySegment scratch = MemorySegment.ofArray(new long[2]);
-        switch (sourceType.kind()) {
-            case COMPLEX -> Elements.storeComplex(sourceType, scratch, 0, real, imag);
-            case FLOAT -> Elements.storeReal(sourceType, scratch, 0, real);
-            default -> Elements.storeLong(sourceType, scratch, 0, integer);
+        if (sourceType.isInexact()) {
+            Casts.storeInexact(sourceType, real, imag, dtype, segment, offset);
+        } else {
+            Casts.storeInteger(sourceType, integer, dtype, segment, offset);
         }
-        Casts.copy(sourceType, scratch, 0, 0, dtype, segment, offset, 0, 1);
     }
 
     /**
@@ -719,10 +718,7 @@ public final class NDArray implements AnyArray<NDArray> {
             // A fill: one element cast as usual, then doubled by bulk copies, with no iteration set up
             // (creation functions fill every block of a chunked array this way).
             Casts.copy(from, sourceSegment, value.byteOffset, 0, dtype, segment, byteOffset, 0, 1);
-            long total = elements * dtype.byteSize();
-            for (long filled = dtype.byteSize(); filled < total; filled += Math.min(filled, total - filled)) {
-                MemorySegment.copy(segment, byteOffset, segment, byteOffset + filled, Math.min(filled, total - filled));
-            }
+            repeatFirstElement();
             return;
         }
         NDArray broadcast = value.broadcastTo(shape);
@@ -731,13 +727,35 @@ public final class NDArray implements AnyArray<NDArray> {
                         dtype, segment, offsets[1], strides[1], count));
     }
 
+    /** Copies the first element over all the others of this C-contiguous array, doubling the filled part each time. */
+    private void repeatFirstElement() {
+        long total = size * dtype.byteSize();
+        for (long filled = dtype.byteSize(); filled < total; filled += Math.min(filled, total - filled)) {
+            MemorySegment.copy(segment, byteOffset, segment, byteOffset + filled, Math.min(filled, total - filled));
+        }
+    }
+
     /** Sets every element to {@code value} (cast to the dtype). */
     public void fill(double value) {
+        // Contiguous arrays (every full, ones, ...) take the value straight from the Java double:
+        // a 0-d source array would cost more than filling a small array does.
+        if (isCContiguous() && size > 0) {
+            requireWriteable();
+            Casts.storeInexact(DType.FLOAT64, value, 0.0, dtype, segment, byteOffset);
+            repeatFirstElement();
+            return;
+        }
         assign(scalar(value));
     }
 
     /** Sets every element to {@code value} (cast to the dtype). */
     public void fill(long value) {
+        if (isCContiguous() && size > 0) {
+            requireWriteable();
+            Casts.storeInteger(DType.INT64, value, dtype, segment, byteOffset);
+            repeatFirstElement();
+            return;
+        }
         assign(scalar(value));
     }
 

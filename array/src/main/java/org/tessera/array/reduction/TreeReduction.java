@@ -193,7 +193,10 @@ public final class TreeReduction {
             return parts.getFirst();
         }
         // Dense partials stay an NDArray[] for the kinds' dense steps; other families' partials are joined by their namespace.
-        boolean dense = parts.stream().allMatch(NDArray[].class::isInstance);
+        boolean dense = true;
+        for (Object[] part : parts) {
+            dense &= part instanceof NDArray[];
+        }
         Object[] joined = dense ? new NDArray[parts.getFirst().length] : new Object[parts.getFirst().length];
         for (int component = 0; component < joined.length; component++) {
             List<Object> pieces = new ArrayList<>(parts.size());

@@ -42,18 +42,18 @@ public final class Inlining {
         if (!anyCheap) {
             return graph;
         }
-        Map<Key, Task> current = new HashMap<>(graph.tasks());
+        Map<Key, Task> changed = new HashMap<>();
         Set<Key> removed = new java.util.HashSet<>();
         for (Key key : graph.topologicalOrder()) {
-            Task task = current.get(key);
+            Task task = Rewrites.current(graph, changed, key);
             if (kept.contains(key) || !isCheap(task) || graph.dependents(key).isEmpty()) {
                 continue;
             }
             for (Key reader : graph.dependents(key)) {
-                current.put(reader, current.get(reader).substitute(key, task));
+                changed.put(reader, Rewrites.current(graph, changed, reader).substitute(key, task));
             }
             removed.add(key);
         }
-        return Rewrites.rebuild(graph, current, removed);
+        return Rewrites.rebuild(graph, changed, removed);
     }
 }

@@ -71,10 +71,10 @@ public final class LinearFusion {
         if (absorbs.isEmpty()) {
             return graph;
         }
-        Map<Key, Task> fused = new HashMap<>(graph.tasks());
+        Map<Key, Task> fused = new HashMap<>();
         Set<Key> resolved = new HashSet<>();
         for (Key key : absorbs.keySet()) {
-            resolveChain(key, absorbs, fused, resolved);
+            resolveChain(graph, key, absorbs, fused, resolved);
         }
         return Rewrites.rebuild(graph, fused, new HashSet<>(absorbs.values()));
     }
@@ -89,7 +89,7 @@ public final class LinearFusion {
     }
 
     /** Substitutes along the chain that ends at {@code end}, from its first unresolved link upwards. */
-    private static void resolveChain(Key end, Map<Key, Key> absorbs, Map<Key, Task> fused, Set<Key> resolved) {
+    private static void resolveChain(TaskGraph graph, Key end, Map<Key, Key> absorbs, Map<Key, Task> fused, Set<Key> resolved) {
         Deque<Key> chain = new ArrayDeque<>();
         for (Key key = end; absorbs.containsKey(key) && !resolved.contains(key); key = absorbs.get(key)) {
             if (chain.size() > absorbs.size()) {
@@ -100,7 +100,7 @@ public final class LinearFusion {
         while (!chain.isEmpty()) {
             Key key = chain.pop();
             Key input = absorbs.get(key);
-            fused.put(key, fused.get(key).substitute(input, fused.get(input)));
+            fused.put(key, Rewrites.current(graph, fused, key).substitute(input, Rewrites.current(graph, fused, input)));
             resolved.add(key);
         }
     }

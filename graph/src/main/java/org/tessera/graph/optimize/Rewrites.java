@@ -1,6 +1,5 @@
 package org.tessera.graph.optimize;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,18 +12,28 @@ final class Rewrites {
     private Rewrites() {
     }
 
-    /** {@code graph}'s keys minus {@code removed}, each with its task from {@code current}. */
-    static TaskGraph rebuild(TaskGraph graph, Map<Key, Task> current, Set<Key> removed) {
-        if (removed.isEmpty()) {
+    /**
+     * {@code graph}'s keys minus {@code removed}, each with its task from {@code changed} where it
+     * changed and from {@code graph} otherwise. The passes record only what they change: a graph of
+     * 100,000 blocks with one chain fused is then copied once, not three times.
+     */
+    static TaskGraph rebuild(TaskGraph graph, Map<Key, Task> changed, Set<Key> removed) {
+        if (removed.isEmpty() && changed.isEmpty()) {
             return graph;
         }
-        Map<Key, Task> result = new LinkedHashMap<>();
-        for (Key key : graph.keys()) {
+        TaskGraph.Builder result = TaskGraph.builder();
+        graph.tasks().forEach((key, task) -> {
             if (!removed.contains(key)) {
-                result.put(key, current.get(key));
+                result.put(key, changed.getOrDefault(key, task));
             }
-        }
-        return TaskGraph.of(result);
+        });
+        return result.build();
+    }
+
+    /** The task of {@code key} as the pass has left it so far. */
+    static Task current(TaskGraph graph, Map<Key, Task> changed, Key key) {
+        Task task = changed.get(key);
+        return task != null ? task : graph.task(key);
     }
 
     /** How many times {@code task} refers to {@code key}. */

@@ -270,11 +270,15 @@ final class Execution {
             for (int position = 0; position < batchSize; position++) {
                 number = batch[position];
                 Key key = keys[number];
-                callbacks.forEach(callback -> callback.beforeTask(key, worker));
+                for (Callback callback : callbacks) {
+                    callback.beforeTask(key, worker);
+                }
                 try {
                     batchResults[position] = tasks[number].evaluate(lookup(number, batchValues[position]));
                 } catch (Throwable thrown) {
-                    callbacks.forEach(callback -> callback.afterTask(key, worker, thrown));
+                    for (Callback callback : callbacks) {
+                        callback.afterTask(key, worker, thrown);
+                    }
                     lock.lock();
                     try {
                         stopWith(number, thrown);
@@ -283,7 +287,9 @@ final class Execution {
                     }
                     return;
                 }
-                callbacks.forEach(callback -> callback.afterTask(key, worker, null));
+                for (Callback callback : callbacks) {
+                    callback.afterTask(key, worker, null);
+                }
             }
             boolean tiny = System.nanoTime() - start < TINY_TASK_NANOS * batchSize;
             batchLimit = tiny ? Math.min(MAX_BATCH, batchLimit * 2) : 1;

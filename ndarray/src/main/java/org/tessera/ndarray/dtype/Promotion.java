@@ -53,16 +53,26 @@ public final class Promotion {
 
     /** Promotion of dtypes (strong) and Java scalars (weak, NEP 50). */
     public static DType resultType(Object... operands) {
-        java.util.List<DType> strongTypes = new java.util.ArrayList<>();
+        // The list is made only when the strong types differ: an array and a Java scalar, the usual
+        // call, need no list at all.
+        DType firstStrong = null;
+        java.util.List<DType> strongTypes = null;
         int weakRank = -1;
         for (Object operand : operands) {
             if (operand instanceof DType dtype) {
-                strongTypes.add(dtype);
+                if (firstStrong == null) {
+                    firstStrong = dtype;
+                } else if (strongTypes == null && dtype != firstStrong) {
+                    strongTypes = new java.util.ArrayList<>(java.util.List.of(firstStrong));
+                }
+                if (strongTypes != null) {
+                    strongTypes.add(dtype);
+                }
             } else {
                 weakRank = Math.max(weakRank, weakRank(operand));
             }
         }
-        DType strong = strongTypes.isEmpty() ? null : promoteAll(strongTypes);
+        DType strong = strongTypes != null ? promoteAll(strongTypes) : firstStrong;
         if (strong == null) {
             return switch (weakRank) {
                 case 0 -> DType.BOOL;

@@ -1,5 +1,6 @@
 package org.tessera.ndarray.join;
 
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 import org.tessera.ndarray.NDArray;
@@ -45,6 +46,18 @@ public final class Joining {
             shape[joinAxis] += array.shape(joinAxis);
         }
         NDArray result = NDArray.zeros(resultType(arrays), shape);
+        if (copiesAsBlocks(arrays, joinAxis, result)) {
+            // Each input is one run of bytes, and they follow each other in the result.
+            long offset = result.byteOffset();
+            for (NDArray array : arrays) {
+                if (array.size() == 0) {
+                    continue;
+                }
+                MemorySegment.copy(array.segment(), array.byteOffset(), result.segment(), offset, array.byteSize());
+                offset += array.byteSize();
+            }
+            return result;
+        }
         long start = 0;
         for (NDArray array : arrays) {
             long length = array.shape(joinAxis);
@@ -74,7 +87,32 @@ public final class Joining {
         return concatenate(List.of(expanded), newAxis);
     }
 
+    /**
+     * Whether every input is C-contiguous in the result's dtype and the axes before the join axis
+     * have length 1: then the inputs' slots are consecutive byte ranges of the result, filled in
+     * order by plain copies instead of a sliced view and a cast per input.
+     */
+    private static boolean copiesAsBlocks(List<NDArray> arrays, int joinAxis, NDArray result) {
+        for (int axis = 0; axis < joinAxis; axis++) {
+            if (result.shape(axis) != 1) {
+                return false;
+            }
+        }
+        for (NDArray array : arrays) {
+            if (array.dtype() != result.dtype() || !array.isCContiguous()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static DType resultType(List<NDArray> arrays) {
-        return Promotion.resultType(arrays.stream().map(NDArray::dtype).toArray());
+        DType first = arrays.getFirst().dtype();
+        for (NDArray array : arrays) {
+            if (array.dtype() != first) {
+                return Promotion.resultType(arrays.stream().map(NDArray::dtype).toArray());
+            }
+        }
+        return first;
     }
 }

@@ -34,15 +34,28 @@ public final class Casts {
         if (from.isInexact()) {
             double real = Elements.loadReal(from, source, sourceOffset);
             double imag = from.isComplex() ? Elements.loadImag(from, source, sourceOffset) : 0.0;
-            switch (to.kind()) {
-                case BOOL -> Elements.storeLong(to, target, targetOffset, real != 0 || imag != 0 || Double.isNaN(real) ? 1 : 0);
-                case SIGNED, UNSIGNED -> Elements.storeLong(to, target, targetOffset, truncate(real, to));
-                case FLOAT -> Elements.storeReal(to, target, targetOffset, from == DType.FLOAT64 || from == DType.COMPLEX128 ? real : (float) real);
-                case COMPLEX -> Elements.storeComplex(to, target, targetOffset, real, imag);
-            }
+            storeInexact(from, real, imag, to, target, targetOffset);
             return;
         }
-        long value = Elements.loadLong(from, source, sourceOffset);
+        storeInteger(from, Elements.loadLong(from, source, sourceOffset), to, target, targetOffset);
+    }
+
+    /**
+     * Stores a float or complex value of dtype {@code from} (its parts as doubles) as one element of
+     * {@code to}: the cast of {@link #convertElement} without a source element in memory, so a Java
+     * scalar is written without staging it in a scratch segment first.
+     */
+    public static void storeInexact(DType from, double real, double imag, DType to, MemorySegment target, long targetOffset) {
+        switch (to.kind()) {
+            case BOOL -> Elements.storeLong(to, target, targetOffset, real != 0 || imag != 0 || Double.isNaN(real) ? 1 : 0);
+            case SIGNED, UNSIGNED -> Elements.storeLong(to, target, targetOffset, truncate(real, to));
+            case FLOAT -> Elements.storeReal(to, target, targetOffset, from == DType.FLOAT64 || from == DType.COMPLEX128 ? real : (float) real);
+            case COMPLEX -> Elements.storeComplex(to, target, targetOffset, real, imag);
+        }
+    }
+
+    /** Stores a bool or integer value of dtype {@code from} (uint64 as its bits) as one element of {@code to}. */
+    public static void storeInteger(DType from, long value, DType to, MemorySegment target, long targetOffset) {
         switch (to.kind()) {
             case BOOL, SIGNED, UNSIGNED -> Elements.storeLong(to, target, targetOffset, value);
             case FLOAT, COMPLEX -> {

@@ -7,10 +7,11 @@ package org.tessera.ndarray.ufunc;
  * unary counterparts are in {@link UnaryArithmetic}). MAXIMUM and MINIMUM propagate NaN; on longs
  * they compare signed, so uint64 loops do not use them.
  */
-enum Arithmetic {
+enum Arithmetic implements java.util.function.DoubleBinaryOperator, java.util.function.LongBinaryOperator {
     ADD, SUBTRACT, MULTIPLY, DIVIDE, MAXIMUM, MINIMUM;
 
-    double applyAsDouble(double x, double y) {
+    @Override
+    public double applyAsDouble(double x, double y) {
         return switch (this) {
             case ADD -> x + y;
             case SUBTRACT -> x - y;
@@ -22,7 +23,8 @@ enum Arithmetic {
     }
 
     /** Wrapping integer arithmetic; integers have no DIVIDE loop (true_divide runs in float64). */
-    long applyAsLong(long x, long y) {
+    @Override
+    public long applyAsLong(long x, long y) {
         return switch (this) {
             case ADD -> x + y;
             case SUBTRACT -> x - y;

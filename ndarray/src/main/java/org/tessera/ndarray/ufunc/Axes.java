@@ -59,6 +59,24 @@ record Axes(boolean[] reduced) {
         return reduced.length > 0 && !reduced[reduced.length - 1];
     }
 
+    /**
+     * Whether the reduced axes are the innermost ones (or the array is 0-d): then, in a C-contiguous
+     * array, the elements of each result element are one consecutive run.
+     */
+    boolean reducesOnlyTrailingAxes() {
+        if (reduced.length > 0 && !reduced[reduced.length - 1]) {
+            return false;
+        }
+        boolean anyReduced = false;
+        for (boolean axisReduced : reduced) {
+            if (anyReduced && !axisReduced) {
+                return false;
+            }
+            anyReduced |= axisReduced;
+        }
+        return true;
+    }
+
     /** The lengths of the kept axes. */
     long[] keptShape(long[] shape) {
         return select(shape, false);

@@ -1,6 +1,7 @@
 package org.tessera.ndarray.ufunc;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 import org.tessera.ndarray.NDArray;
@@ -26,8 +27,11 @@ final class Elementwise {
 
     /** Fills {@code outputs} (already of {@code shape}) from {@code inputs}, where {@code where} (or everywhere if null) holds. */
     static void run(Loop loop, NDArray[] inputs, NDArray[] outputs, NDArray where, long[] shape) {
-        if (where == null && runContiguous(loop, inputs, outputs)) {
-            return;
+        if (where == null) {
+            long size = Shapes.size(shape);
+            if (runContiguous(loop, inputs, outputs, size) || runSingleRun(loop, inputs, outputs, size)) {
+                return;
+            }
         }
         int inputCount = inputs.length;
         int outputCount = outputs.length;
@@ -47,7 +51,7 @@ final class Elementwise {
             actual[i] = operands[i].dtype();
             segments[i] = operands[i].segment();
         }
-        BlockBuffers buffers = new BlockBuffers(loop, actual, (int) Math.min(BLOCK, Math.max(1, Shapes.size(shape))));
+        BlockBuffers buffers = new BlockBuffers(loop, actual, (int) Math.min(BLOCK, Math.max(1, Shapes.size(shape))), where != null);
         // Inputs that overlap an output were copied by Ufunc, so any visiting order gives the same result.
         StridedIteration.forEachRunTiled(shape, operands, (offsets, strides, count) -> {
             for (long start = 0; start < count; start += BLOCK) {
@@ -57,7 +61,15 @@ final class Elementwise {
         });
     }
 
-    private static boolean runContiguous(Loop loop, NDArray[] inputs, NDArray[] outputs) {
+    /**
+     * The loop's contiguous kernel, when the output and every input have the loop's dtypes and the
+     * inputs are C-contiguous over all elements or single elements (Java scalars mostly). An input
+     * that broadcasts to the shape with as many elements is laid out like the output (it differs at
+     * most by leading axes of length 1), so comparing sizes stands in for comparing shapes. A single
+     * element is repeated into a buffer of one block and the kernel runs block by block: a + 1 then
+     * costs what a + b does, with no lane buffers.
+     */
+    private static boolean runContiguous(Loop loop, NDArray[] inputs, NDArray[] outputs, long size) {
         if (loop.contiguous() == null || outputs.length != 1) {
             return false;
         }
@@ -65,20 +77,115 @@ final class Elementwise {
         if (!output.isCContiguous() || output.dtype() != loop.outputs().get(0)) {
             return false;
         }
+        boolean anyRepeated = false;
+        for (int i = 0; i < inputs.length; i++) {
+            NDArray input = inputs[i];
+            if (input.dtype() != loop.inputs().get(i) || !isWhole(input, size) && input.size() != 1) {
+                return false;
+            }
+            anyRepeated |= !isWhole(input, size);
+        }
+        // Whole operands alone go in one call; a repeated element's buffer holds one block, so then
+        // the calls go block by block.
+        long blockSize = anyRepeated ? Math.min(BLOCK, size) : size;
         MemorySegment[] segments = new MemorySegment[inputs.length + 1];
         long[] offsets = new long[inputs.length + 1];
         for (int i = 0; i < inputs.length; i++) {
-            NDArray input = inputs[i];
-            if (!input.isCContiguous() || input.dtype() != loop.inputs().get(i)
-                    || !Arrays.equals(input.shape(), output.shape())) {
-                return false;
+            if (isWhole(inputs[i], size)) {
+                segments[i] = inputs[i].segment();
+                offsets[i] = inputs[i].byteOffset();
+            } else {
+                segments[i] = repeated(inputs[i], (int) blockSize);
             }
-            segments[i] = input.segment();
-            offsets[i] = input.byteOffset();
         }
         segments[inputs.length] = output.segment();
         offsets[inputs.length] = output.byteOffset();
-        loop.contiguous().run(segments, offsets, output.size());
+        for (long start = 0; start < size; start += blockSize) {
+            if (start > 0) {
+                for (int i = 0; i < inputs.length; i++) {
+                    offsets[i] += isWhole(inputs[i], size) ? blockSize * inputs[i].dtype().byteSize() : 0;
+                }
+                offsets[inputs.length] += blockSize * output.dtype().byteSize();
+            }
+            loop.contiguous().run(segments, offsets, Math.min(blockSize, size - start));
+        }
+        return true;
+    }
+
+    /** Whether {@code input} holds its own element for every one of the {@code size} positions, in C order. */
+    private static boolean isWhole(NDArray input, long size) {
+        return input.size() == size && input.isCContiguous();
+    }
+
+    /**
+     * Storage holding the one element of {@code single} {@code count} times over. Every item size
+     * divides 16, so the bytes repeat with a period of one 8-byte word (items up to 8 bytes) or two
+     * (complex128), and the buffer is filled word by word: on the few elements of a small array,
+     * doubling copies cost more than the arithmetic that follows.
+     */
+    private static MemorySegment repeated(NDArray single, int count) {
+        int itemSize = single.dtype().byteSize();
+        MemorySegment element = single.segment();
+        long offset = single.byteOffset();
+        long[] words = new long[(int) (((long) count * itemSize + Long.BYTES - 1) / Long.BYTES)];
+        if (itemSize == 2 * Long.BYTES) {
+            long first = element.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+            long second = element.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + Long.BYTES);
+            for (int i = 0; i < words.length; i += 2) {
+                words[i] = first;
+                words[i + 1] = second;
+            }
+        } else {
+            long word = switch (itemSize) {
+                case 1 -> element.get(ValueLayout.JAVA_BYTE, offset) & 0xffL;
+                case 2 -> element.get(ValueLayout.JAVA_SHORT_UNALIGNED, offset) & 0xffffL;
+                case 4 -> element.get(ValueLayout.JAVA_INT_UNALIGNED, offset) & 0xffffffffL;
+                default -> element.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+            };
+            for (int bits = itemSize * Byte.SIZE; bits < Long.SIZE; bits *= 2) {
+                word |= word << bits;
+            }
+            Arrays.fill(words, word);
+        }
+        return MemorySegment.ofArray(words);
+    }
+
+    /**
+     * The buffered path without the iterator, when every operand walks the whole shape as one run:
+     * C-contiguous over all elements, or a single element (a Java scalar, a 0-d or size-1 array)
+     * repeated with stride 0. Any dtypes: the lane buffers cast as on the general path. On small
+     * arrays this skips what costs more than the arithmetic (broadcast views, operands, coalescing).
+     */
+    private static boolean runSingleRun(Loop loop, NDArray[] inputs, NDArray[] outputs, long size) {
+        int inputCount = inputs.length;
+        int operandCount = inputCount + outputs.length;
+        long[] strides = new long[operandCount];
+        for (int i = 0; i < operandCount; i++) {
+            NDArray array = i < inputCount ? inputs[i] : outputs[i - inputCount];
+            if (isWhole(array, size)) {
+                strides[i] = array.dtype().byteSize();
+            } else if (i < inputCount && array.size() == 1) {
+                strides[i] = 0;
+            } else {
+                return false;
+            }
+        }
+        if (size == 0) {
+            return true;
+        }
+        DType[] actual = new DType[operandCount];
+        MemorySegment[] segments = new MemorySegment[operandCount];
+        long[] offsets = new long[operandCount];
+        for (int i = 0; i < operandCount; i++) {
+            NDArray array = i < inputCount ? inputs[i] : outputs[i - inputCount];
+            actual[i] = array.dtype();
+            segments[i] = array.segment();
+            offsets[i] = array.byteOffset();
+        }
+        BlockBuffers buffers = new BlockBuffers(loop, actual, (int) Math.min(BLOCK, size), false);
+        for (long start = 0; start < size; start += BLOCK) {
+            buffers.compute(segments, offsets, strides, start, (int) Math.min(BLOCK, size - start), false);
+        }
         return true;
     }
 
@@ -92,7 +199,7 @@ final class Elementwise {
         private final Object[] storedLanes;
         private final long[] mask;
 
-        BlockBuffers(Loop loop, DType[] actual, int size) {
+        BlockBuffers(Loop loop, DType[] actual, int size, boolean masked) {
             this.loop = loop;
             this.actual = actual;
             int inputCount = loop.inputs().size();
@@ -110,7 +217,7 @@ final class Elementwise {
                 outputLanes[k] = Lanes.buffer(loop.outputs().get(k), size);
                 storedLanes[k] = target == loop.outputs().get(k) ? outputLanes[k] : Lanes.buffer(target, size);
             }
-            mask = new long[size];
+            mask = masked ? new long[size] : null;
         }
 
         void compute(MemorySegment[] segments, long[] offsets, long[] strides, long start, int count, boolean masked) {

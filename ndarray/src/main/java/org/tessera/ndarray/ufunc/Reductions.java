@@ -1,6 +1,6 @@
 package org.tessera.ndarray.ufunc;
 
-import java.util.List;
+import java.lang.foreign.MemorySegment;
 
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
@@ -38,11 +38,22 @@ public final class Reductions {
         Loop loop = reductionLoop(ufunc, x.dtype(), options.dtype());
         Axes axes = Axes.of(options.axes(), x.ndim());
         NDArray start = startValue(ufunc, loop.outputs().getFirst(), options.initial());
-        long keptSize = Shapes.size(axes.keptShape(x.shape()));
+        long[] shape = x.shape();
+        DType computed = loop.outputs().getFirst();
+        if (options.where() == null && x.dtype() == computed && x.isCContiguous() && axes.reducesOnlyTrailingAxes()) {
+            // The (kept, reduced) rows are consecutive runs of x's memory already: fold them in place,
+            // the same rows in the same order as below, without the transposed and reshaped views.
+            NDArray result = NDArray.zeros(computed, axes.resultShape(shape, options.keepdims()));
+            long columns = Shapes.size(axes.reducedShape(shape));
+            long itemSize = computed.byteSize();
+            foldRows(ufunc, loop, shape, options, start, result, x.segment(), x.byteOffset(), columns * itemSize, itemSize, columns, null);
+            return result;
+        }
+        long keptSize = Shapes.size(axes.keptShape(shape));
         NDArray result = options.where() == null && axes.keepsInnermostAxis() && keptSize >= VERTICAL_MINIMUM
                 ? reduceAcrossRows(ufunc, loop, x, axes, options, start)
                 : reduceAlongRows(ufunc, loop, x, axes, options, start);
-        return result.reshape(axes.resultShape(x.shape(), options.keepdims()));
+        return result.reshape(axes.resultShape(shape, options.keepdims()));
     }
 
     /** Kept elements from which folding whole slices at once beats folding each row alone. */
@@ -57,34 +68,43 @@ public final class Reductions {
         NDArray rows = axes.asRows(x, computed);
         NDArray maskRows = options.where() == null ? null
                 : axes.asRows(options.where().broadcastTo(x.shape()), DType.BOOL);
-        long[] kept = axes.keptShape(x.shape());
-        NDArray result = NDArray.zeros(computed, kept);
+        NDArray result = NDArray.zeros(computed, axes.keptShape(x.shape()));
+        foldRows(ufunc, loop, x.shape(), options, start, result, rows.segment(), rows.byteOffset(), rows.byteStride(0),
+                rows.byteStride(1), rows.shape(1), maskRows);
+        return result;
+    }
+
+    /**
+     * Folds {@code result.size()} rows of {@code columns} elements, the first at {@code offset} of
+     * {@code segment}, into the consecutive elements of the C-contiguous {@code result}.
+     */
+    private static void foldRows(Ufunc ufunc, Loop loop, long[] shape, Options options, NDArray start, NDArray result,
+                                 MemorySegment segment, long offset, long rowStride, long columnStride, long columns,
+                                 NDArray maskRows) {
         RowFold fold = new RowFold(ufunc, loop);
-        long rowCount = rows.shape(0);
-        long columns = rows.shape(1);
-        long itemSize = computed.byteSize();
+        long rowCount = result.size();
+        long itemSize = result.dtype().byteSize();
         for (long row = 0; row < rowCount; row++) {
-            long rowOffset = rows.byteOffset() + row * rows.byteStride(0);
+            long rowOffset = offset + row * rowStride;
             fold.reset();
             if (options.initial() != null) {
                 fold.startFrom(start.segment(), start.byteOffset());
             }
             if (maskRows == null) {
-                fold.fold(rows.segment(), rowOffset, rows.byteStride(1), columns, null, 0, 0);
+                fold.fold(segment, rowOffset, columnStride, columns, null, 0, 0);
             } else {
-                fold.fold(rows.segment(), rowOffset, rows.byteStride(1), columns, maskRows.segment(),
+                fold.fold(segment, rowOffset, columnStride, columns, maskRows.segment(),
                         maskRows.byteOffset() + row * maskRows.byteStride(0), maskRows.byteStride(1));
             }
             if (!fold.started()) {
                 if (start == null) {
                     throw new IllegalArgumentException("zero-size array to reduction operation " + ufunc.name()
-                            + " which has no identity (input shape " + Shapes.format(x.shape()) + ")");
+                            + " which has no identity (input shape " + Shapes.format(shape) + ")");
                 }
                 fold.startFrom(start.segment(), start.byteOffset());
             }
-            fold.store(result.segment(), row * itemSize);
+            fold.store(result.segment(), result.byteOffset() + row * itemSize);
         }
-        return result;
     }
 
     /**
@@ -216,7 +236,7 @@ public final class Reductions {
             throw new IllegalArgumentException("reduce only supported for binary functions, not " + ufunc.name());
         }
         DType wanted = requested != null ? requested : defaultReductionType(ufunc, input);
-        Loop loop = TypeResolution.findLoop(ufunc, List.of(wanted, wanted));
+        Loop loop = TypeResolution.findLoop(ufunc, wanted, wanted);
         if (loop.outputs().getFirst() != loop.inputs().getFirst()) {
             throw new IllegalArgumentException("reduction of " + ufunc.name() + " over " + input
                     + " needs a loop whose output type matches its inputs; " + loop.signature() + " does not");

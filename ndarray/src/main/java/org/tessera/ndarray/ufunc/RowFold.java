@@ -23,9 +23,11 @@ final class RowFold {
     private final boolean pairwise;
     private final int width;
     // Lane buffers grow to the longest block met: a reduction of a 10-element block (the common case
-    // inside a chunked array) must not allocate and zero full-size buffers on every call.
+    // inside a chunked array) must not allocate and zero full-size buffers on every call. Unmasked
+    // float sums read memory directly and never need them.
     private Object lane;
-    private long[] mask = new long[0];
+    private long[] mask = NO_MASK;
+    private static final long[] NO_MASK = new long[0];
 
     /** The accumulator: whether it holds a value yet, and the value as a one-element lane. */
     private boolean started;
@@ -36,18 +38,17 @@ final class RowFold {
         this.kernel = loop.kernels().getFirst();
         this.doubleOperator = switch (kernel) {
             case Kernel.DoubleBinary(DoubleBinaryOperator function) -> function;
-            case Kernel.DoubleArithmetic(Arithmetic operator) -> operator::applyAsDouble;
+            case Kernel.DoubleArithmetic(Arithmetic operator) -> operator;
             default -> null;
         };
         this.longOperator = switch (kernel) {
             case Kernel.LongBinary(LongBinaryOperator function) -> function;
-            case Kernel.LongArithmetic(Arithmetic operator) -> operator::applyAsLong;
+            case Kernel.LongArithmetic(Arithmetic operator) -> operator;
             case Kernel.LongCompare(Kernel.LongRelation relation) -> (a, b) -> relation.test(a, b) ? 1 : 0;
             default -> null;
         };
         this.pairwise = ufunc == Ufuncs.ADD && doubleOperator != null;
         this.width = dtype.isComplex() ? 2 : 1;
-        this.lane = Lanes.buffer(dtype, 0);
         this.accumulator = Lanes.buffer(dtype, 1);
     }
 
@@ -86,7 +87,7 @@ final class RowFold {
     }
 
     private void ensureCapacity(int count) {
-        if (mask.length < count) {
+        if (lane == null || mask.length < count) {
             lane = Lanes.buffer(dtype, count);
             mask = new long[count];
         }

@@ -1,7 +1,6 @@
 package org.tessera.ndarray.ufunc;
 
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
 
@@ -24,26 +23,20 @@ final class TypeResolution {
     record Resolved(Loop loop, NDArray[] inputs) {}
 
     static Resolved resolve(Ufunc ufunc, Object[] operands) {
-        Object[] promotionOperands = new Object[operands.length];
         boolean anyWeak = false;
-        for (int i = 0; i < operands.length; i++) {
-            if (operands[i] instanceof NDArray array) {
-                promotionOperands[i] = array.dtype();
-            } else {
-                promotionOperands[i] = operands[i];
-                anyWeak = true;
-            }
+        for (Object operand : operands) {
+            anyWeak |= !(operand instanceof NDArray);
         }
-        DType common = anyWeak ? Promotion.resultType(promotionOperands) : null;
-        List<DType> dtypes = new ArrayList<>();
+        DType common = anyWeak ? Promotion.resultType(promotionOperands(operands)) : null;
+        DType[] dtypes = new DType[operands.length];
         for (int i = 0; i < operands.length; i++) {
             if (operands[i] instanceof NDArray array) {
-                dtypes.add(array.dtype());
+                dtypes[i] = array.dtype();
             } else if (ufunc.comparesWeakIntegersExactly() && !fits(operands[i], common)) {
                 // NumPy 2 compares an out-of-range Python int by value: float64 holds the sign and magnitude.
-                dtypes.add(DType.FLOAT64);
+                dtypes[i] = DType.FLOAT64;
             } else {
-                dtypes.add(common);
+                dtypes[i] = common;
             }
         }
         Loop loop = findLoop(ufunc, dtypes);
@@ -54,6 +47,15 @@ final class TypeResolution {
         return new Resolved(loop, inputs);
     }
 
+    /** The operands as promotion sees them: arrays by their dtype (strong), Java scalars as themselves (weak). */
+    private static Object[] promotionOperands(Object[] operands) {
+        Object[] promotionOperands = new Object[operands.length];
+        for (int i = 0; i < operands.length; i++) {
+            promotionOperands[i] = operands[i] instanceof NDArray array ? array.dtype() : operands[i];
+        }
+        return promotionOperands;
+    }
+
     /** Whether a weak scalar's value lies in {@code dtype}'s range; only Java integers into integer types can miss. */
     private static boolean fits(Object weak, DType dtype) {
         boolean integral = weak instanceof Long || weak instanceof Integer || weak instanceof Short || weak instanceof Byte;
@@ -61,10 +63,10 @@ final class TypeResolution {
     }
 
     /** The first loop all {@code dtypes} cast to safely, honouring the ufunc's special rules. */
-    static Loop findLoop(Ufunc ufunc, List<DType> dtypes) {
+    static Loop findLoop(Ufunc ufunc, DType... dtypes) {
         Loop chosen = ufunc.chosenLoop(dtypes);
         if (chosen == null) {
-            chosen = searchLoop(ufunc, dtypes);
+            chosen = searchLoop(ufunc, List.of(dtypes));
             ufunc.rememberLoop(dtypes, chosen);
         }
         return chosen;

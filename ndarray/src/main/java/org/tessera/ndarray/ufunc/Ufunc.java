@@ -21,6 +21,9 @@ import org.tessera.ndarray.layout.Shapes;
  * Binary ufuncs also reduce, accumulate, reduceat and outer (see {@link Reductions}).
  */
 public final class Ufunc {
+    /** {@code DType.values()} copies its array on every call; slots of the loop cache are computed per call. */
+    private static final int DTYPE_COUNT = DType.values().length;
+
     private final String name;
     private final int inputCount;
     private final int outputCount;
@@ -68,7 +71,7 @@ public final class Ufunc {
 
     /** Applies the ufunc and returns all outputs (divmod has two). */
     public NDArray[] applyAll(Object... inputs) {
-        return apply(inputs, new NDArray[outputCount], null, Casting.SAME_KIND);
+        return apply(inputs, null, null, Casting.SAME_KIND);
     }
 
     /**
@@ -87,6 +90,7 @@ public final class Ufunc {
         NDArray[] arrays = resolved.inputs();
         long[] shape = resultShape(arrays, given);
         NDArray[] results = new NDArray[outputCount];
+        boolean anyGiven = false;
         for (int k = 0; k < outputCount; k++) {
             DType computed = resolved.loop().outputs().get(k);
             if (given[k] == null) {
@@ -94,10 +98,12 @@ public final class Ufunc {
             } else {
                 checkOutput(given[k], computed, casting);
                 results[k] = given[k];
+                anyGiven = true;
             }
         }
         NDArray mask = where == null ? null : checkedMask(where, shape);
-        Elementwise.run(resolved.loop(), separateFromOutputs(arrays, results), results, mask, shape);
+        // Outputs allocated here share memory with nothing, so only given ones can overlap an input.
+        Elementwise.run(resolved.loop(), anyGiven ? separateFromOutputs(arrays, given) : arrays, results, mask, shape);
         return results;
     }
 
@@ -122,11 +128,7 @@ public final class Ufunc {
     }
 
     private long[] resultShape(NDArray[] inputs, NDArray[] outputs) {
-        long[][] shapes = new long[inputs.length][];
-        for (int i = 0; i < inputs.length; i++) {
-            shapes[i] = inputs[i].shape();
-        }
-        long[] shape = Shapes.broadcast(shapes);
+        long[] shape = broadcastShape(inputs);
         for (NDArray output : outputs) {
             if (output != null && !Arrays.equals(Shapes.broadcast(shape, output.shape()), output.shape())) {
                 throw new ShapeMismatchException("non-broadcastable output operand with shape " + Shapes.format(output.shape())
@@ -137,6 +139,41 @@ public final class Ufunc {
             }
         }
         return shape;
+    }
+
+    /**
+     * The shape the inputs broadcast to. When they all have one shape, apart from 0-d arrays (Java
+     * scalars among them), that shape is the answer and no broadcast is worked out: the common case
+     * of a blockwise computation, where the broadcast costs as much as the arithmetic.
+     */
+    private static long[] broadcastShape(NDArray[] inputs) {
+        NDArray shaped = null;
+        for (NDArray input : inputs) {
+            if (input.ndim() == 0) {
+                continue;
+            }
+            if (shaped != null && !sameShape(shaped, input)) {
+                long[][] shapes = new long[inputs.length][];
+                for (int i = 0; i < inputs.length; i++) {
+                    shapes[i] = inputs[i].shape();
+                }
+                return Shapes.broadcast(shapes);
+            }
+            shaped = input;
+        }
+        return shaped == null ? new long[0] : shaped.shape();
+    }
+
+    private static boolean sameShape(NDArray first, NDArray second) {
+        if (first.ndim() != second.ndim()) {
+            return false;
+        }
+        for (int axis = 0; axis < first.ndim(); axis++) {
+            if (first.shape(axis) != second.shape(axis)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void checkOutput(NDArray output, DType computed, Casting casting) {
@@ -157,11 +194,17 @@ public final class Ufunc {
         return where.dtype() == DType.BOOL ? where : where.astype(DType.BOOL, Casting.SAME_KIND);
     }
 
-    /** Inputs that overlap an output other than element for element are copied first, as NumPy does. */
+    /**
+     * Inputs that overlap an output other than element for element are copied first, as NumPy does.
+     * Null outputs (allocated by the call) are skipped.
+     */
     private static NDArray[] separateFromOutputs(NDArray[] inputs, NDArray[] outputs) {
         NDArray[] separated = inputs.clone();
         for (int i = 0; i < inputs.length; i++) {
             for (NDArray output : outputs) {
+                if (output == null) {
+                    continue;
+                }
                 NDArray input = separated[i];
                 boolean sameElements = input.byteOffset() == output.byteOffset() && input.segment().equals(output.segment())
                         && Arrays.equals(input.byteStrides(), output.byteStrides()) && Arrays.equals(input.shape(), output.shape())
@@ -198,11 +241,11 @@ public final class Ufunc {
      * once per call: a computation over 100,000 small blocks calls the same ufunc 100,000 times.
      */
     private final java.util.concurrent.atomic.AtomicReferenceArray<Loop> chosenLoops =
-            new java.util.concurrent.atomic.AtomicReferenceArray<>(DType.values().length * DType.values().length);
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(DTYPE_COUNT * DTYPE_COUNT);
 
     /** The identity as a 0-d array of each dtype, made once: every reduction reads one (never writes it). */
     private final java.util.concurrent.atomic.AtomicReferenceArray<NDArray> identities =
-            new java.util.concurrent.atomic.AtomicReferenceArray<>(DType.values().length);
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(DTYPE_COUNT);
 
     /** The identity as a read-only 0-d array of {@code dtype}, or null where the ufunc has none. */
     NDArray identityOf(DType dtype) {
@@ -217,22 +260,22 @@ public final class Ufunc {
         return cached;
     }
 
-    Loop chosenLoop(List<DType> dtypes) {
-        if (dtypes.size() > 2) {
+    Loop chosenLoop(DType[] dtypes) {
+        if (dtypes.length > 2) {
             return null;
         }
         return chosenLoops.get(loopSlot(dtypes));
     }
 
-    void rememberLoop(List<DType> dtypes, Loop loop) {
-        if (dtypes.size() <= 2) {
+    void rememberLoop(DType[] dtypes, Loop loop) {
+        if (dtypes.length <= 2) {
             chosenLoops.set(loopSlot(dtypes), loop);
         }
     }
 
-    private static int loopSlot(List<DType> dtypes) {
-        int slot = dtypes.getFirst().ordinal();
-        return dtypes.size() == 1 ? slot : slot * DType.values().length + dtypes.get(1).ordinal();
+    private static int loopSlot(DType[] dtypes) {
+        int slot = dtypes[0].ordinal();
+        return dtypes.length == 1 ? slot : slot * DTYPE_COUNT + dtypes[1].ordinal();
     }
 
     @Override
