@@ -56,9 +56,17 @@ public final class Tokens {
                 case null -> addLong(0x5eed);
                 case String text -> addString(text);
                 case Number number -> addString(number.getClass().getSimpleName() + ":" + number);
-                case long[] longs -> Arrays.stream(longs).forEach(this::addLong);
-                case int[] ints -> Arrays.stream(ints).forEach(this::addLong);
-                case Chunks chunks -> addString(chunks.toString());
+                case long[] longs -> {
+                    for (long value : longs) {
+                        addLong(value);
+                    }
+                }
+                case int[] ints -> {
+                    for (int value : ints) {
+                        addLong(value);
+                    }
+                }
+                case Chunks chunks -> addChunks(chunks);
                 case NDArray array -> addArray(array);
                 case List<?> list -> {
                     addLong(list.size());
@@ -70,6 +78,19 @@ public final class Tokens {
                 });
                 case Object[] array -> Arrays.stream(array).forEach(this::add);
                 default -> addString(part.getClass().getName() + ":" + part);
+            }
+        }
+
+        /** Hashes the block lengths themselves: 100,000 blocks formatted as text cost more than building their graph. */
+        private void addChunks(Chunks chunks) {
+            addString("chunks");
+            addLong(chunks.ndim());
+            for (int axis = 0; axis < chunks.ndim(); axis++) {
+                long[] lengths = chunks.axis(axis);
+                addLong(lengths.length);
+                for (long length : lengths) {
+                    addLong(length);
+                }
             }
         }
 

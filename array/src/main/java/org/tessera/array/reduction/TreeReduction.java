@@ -81,7 +81,7 @@ public final class TreeReduction {
             for (int axis : reduced) {
                 nextCounts[axis] = (gridCounts[axis] + perAxis - 1) / perAxis;
             }
-            Map<Key, Task> tasks = groupTasks(level, next, gridCounts, nextCounts, reduced, perAxis, new CombineStep(kind, reduced), true);
+            Map<Key, Task> tasks = groupTasks(level, next, gridCounts, nextCounts, reduced, new CombineStep(kind, reduced), true);
             graph = graph.with(new MaterializedLayer(next, tasks), Set.of(level));
             level = next;
             gridCounts = nextCounts;
@@ -91,7 +91,7 @@ public final class TreeReduction {
         for (int axis : reduced) {
             finalCounts[axis] = 1;
         }
-        Map<Key, Task> tasks = groupTasks(level, name, gridCounts, finalCounts, reduced, Integer.MAX_VALUE, new FinishStep(kind, reduced, keepdims), keepdims);
+        Map<Key, Task> tasks = groupTasks(level, name, gridCounts, finalCounts, reduced, new FinishStep(kind, reduced, keepdims), keepdims);
         graph = graph.with(new MaterializedLayer(name, tasks), Set.of(level));
 
         List<long[]> outputChunks = new ArrayList<>();
@@ -139,31 +139,36 @@ public final class TreeReduction {
 
     /**
      * Tasks of one tree level: each output block reads a group of input blocks along the reduced
-     * axes, as nested lists (outer list = first reduced axis).
+     * axes, as nested lists (outer list = first reduced axis). The {@code n} blocks of an axis are
+     * spread evenly over the level's {@code ceil(n / splitEvery)} groups, so no group is a lone block that
+     * a level would only copy (25 blocks in groups of 4 are 4, 4, 4, 4, 3, 3, 3, not six fours
+     * and a one).
      */
-    private static Map<Key, Task> groupTasks(String input, String output, int[] inputCounts, int[] outputCounts, int[] reduced, int groupSize,
+    private static Map<Key, Task> groupTasks(String input, String output, int[] inputCounts, int[] outputCounts, int[] reduced,
                                              TaskFunction step, boolean keepReducedAxes) {
         Map<Key, Task> tasks = new LinkedHashMap<>();
         BlockGrid.forEach(outputCounts, index -> {
-            Object group = nestedGroup(input, index.clone(), inputCounts, reduced, groupSize, 0, index);
-            tasks.put(Key.of(output, keptIndex(index, reduced, keepReducedAxes)), Task.call(step, group));
+            Task group = nestedGroup(input, index.clone(), inputCounts, outputCounts, reduced, 0, index);
+            tasks.put(Key.of(output, keptIndex(index, reduced, keepReducedAxes)), new Task.Call(step, List.of(group)));
         });
         return tasks;
     }
 
-    private static Object nestedGroup(String input, int[] inputIndex, int[] inputCounts, int[] reduced, int groupSize, int depth, int[] outputIndex) {
+    private static Task nestedGroup(String input, int[] inputIndex, int[] inputCounts, int[] outputCounts, int[] reduced, int depth,
+                                    int[] outputIndex) {
         if (depth == reduced.length) {
-            return Key.of(input, inputIndex);
+            return new Task.Ref(Key.of(input, inputIndex));
         }
         int axis = reduced[depth];
-        int first = groupSize == Integer.MAX_VALUE ? 0 : outputIndex[axis] * groupSize;
-        int last = groupSize == Integer.MAX_VALUE ? inputCounts[axis] : Math.min(inputCounts[axis], first + groupSize);
-        List<Object> items = new ArrayList<>(last - first);
+        long groups = outputCounts[axis];
+        int first = (int) (outputIndex[axis] * (long) inputCounts[axis] / groups);
+        int last = (int) ((outputIndex[axis] + 1L) * inputCounts[axis] / groups);
+        Task[] items = new Task[last - first];
         for (int block = first; block < last; block++) {
             inputIndex[axis] = block;
-            items.add(nestedGroup(input, inputIndex.clone(), inputCounts, reduced, groupSize, depth + 1, outputIndex));
+            items[block - first] = nestedGroup(input, inputIndex.clone(), inputCounts, outputCounts, reduced, depth + 1, outputIndex);
         }
-        return items;
+        return new Task.TaskList(List.of(items));
     }
 
     private static int[] keptIndex(int[] index, int[] reduced, boolean keep) {

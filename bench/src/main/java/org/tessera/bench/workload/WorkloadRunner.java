@@ -85,6 +85,7 @@ public final class WorkloadRunner {
     /** Warms up, then times {@code repeat} runs; the result object of WORKLOADS.md. */
     static Map<String, Object> measure(Workload workload, int repeat) throws Exception {
         workload.warmUp();
+        settleAfterWarmUp();
         List<Double> runs = new ArrayList<>();
         Object check = null;
         boolean ok = true;
@@ -108,6 +109,32 @@ public final class WorkloadRunner {
             result.put("gflops", workload.flops() / median(runs) / 1e9);
         }
         return result;
+    }
+
+    /** The longest wait for the JIT compiler to go idle after the warm-up. */
+    private static final long SETTLE_LIMIT_MILLIS = 5_000;
+
+    /**
+     * The end of the JVM warm-up, before the timed runs: waits until the JIT compiler has compiled
+     * what the warm-up made hot (its compilation time stops growing). On two cores the compiler
+     * otherwise works through its queue during the first timed run, on one of the cores the run
+     * computes with. No collection is forced: the collector would shrink the heap, and the run
+     * would then fault in fresh pages again.
+     */
+    static void settleAfterWarmUp() throws InterruptedException {
+        java.lang.management.CompilationMXBean compiler = java.lang.management.ManagementFactory.getCompilationMXBean();
+        if (compiler == null || !compiler.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long deadline = System.nanoTime() + SETTLE_LIMIT_MILLIS * 1_000_000;
+        long compiled = compiler.getTotalCompilationTime();
+        int quietPolls = 0;
+        while (quietPolls < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            long now = compiler.getTotalCompilationTime();
+            quietPolls = now == compiled ? quietPolls + 1 : 0;
+            compiled = now;
+        }
     }
 
     static double median(List<Double> values) {

@@ -158,6 +158,16 @@ public record BlockwiseLayer(String name, String outputIndices, TaskFunction fun
         return task(key, new int[128]);
     }
 
+    /**
+     * A function giving the task of each key asked, for callers that build many tasks one at a
+     * time (fusing this layer into a reader): its scratch for the letters is allocated once. Not
+     * for use by several threads at once.
+     */
+    public java.util.function.Function<Key, Task> taskBuilder() {
+        int[] values = new int[128];
+        return key -> task(key, values);
+    }
+
     /** The task of {@code key}, with {@code values} as scratch: every letter it reads is written first. */
     private Task task(Key key, int[] values) {
         letterValues(key, values);

@@ -148,8 +148,16 @@ public final class HighLevelGraph {
             } else if (whole || keys != null) {
                 Layer culled = whole ? layer : layer.cull(readsWithinLayer(layer, keys));
                 kept.put(name, culled);
+                List<Key> inputs = new ArrayList<>();
                 for (Key key : culled.keys()) {
-                    for (Key input : layer.inputKeys(key)) {
+                    inputs.clear();
+                    // A materialized task lists what it reads directly; a set per task would cost more than the walk.
+                    if (culled instanceof MaterializedLayer materialized) {
+                        materialized.task(key).collectDependencies(inputs);
+                    } else {
+                        inputs.addAll(layer.inputKeys(key));
+                    }
+                    for (Key input : inputs) {
                         if (!wholeLayers.contains(input.name())) {
                             wanted.computeIfAbsent(input.name(), reader -> new HashSet<>()).add(input);
                         }

@@ -10,8 +10,9 @@ import org.tessera.graph.layer.HighLevelGraph;
 
 /**
  * The default optimisation before a computation, in Dask's order: cull the layers, fuse blockwise
- * layers while they are still symbolic, build the tasks, then fuse linear chains and inline cheap
- * tasks among them. The requested keys keep their names throughout.
+ * layers while they are still symbolic (and into a large reader that reads each of their blocks
+ * once, see {@link ReaderFusion}), build the tasks, then fuse linear chains and inline cheap tasks
+ * among them. The requested keys keep their names throughout.
  */
 public final class Optimization {
     private Optimization() {
@@ -20,7 +21,7 @@ public final class Optimization {
     public static TaskGraph optimize(HighLevelGraph graph, Collection<Key> outputs) {
         Set<String> outputLayers = new LinkedHashSet<>();
         outputs.forEach(output -> outputLayers.add(output.name()));
-        HighLevelGraph layered = BlockwiseFusion.fuse(graph.cull(outputs), outputLayers);
+        HighLevelGraph layered = ReaderFusion.fuse(BlockwiseFusion.fuse(graph.cull(outputs), outputLayers), outputLayers);
         TaskGraph tasks = layered.materialize();
         return Inlining.inline(LinearFusion.fuse(tasks, outputs), outputs);
     }

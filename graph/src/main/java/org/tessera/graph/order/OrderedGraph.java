@@ -210,11 +210,13 @@ public final class OrderedGraph {
     private static final class Discovery {
         private final TaskGraph graph;
         final Map<Key, Integer> ids;
-        Key[] keys = new Key[64];
-        Task[] tasks = new Task[64];
-        int[][] inputs = new int[64][];
-        byte[] states = new byte[64];
-        int[] postOrder = new int[64];
+        // Sized for the whole graph: culled graphs need most of it, and growing by doubling would
+        // copy five arrays of a 100,000-block graph a dozen times.
+        Key[] keys;
+        Task[] tasks;
+        int[][] inputs;
+        byte[] states;
+        int[] postOrder;
         int count;
         private int listed;
         private final List<Key> scratch = new ArrayList<>();
@@ -222,6 +224,12 @@ public final class OrderedGraph {
         Discovery(TaskGraph graph) {
             this.graph = graph;
             this.ids = HashMap.newHashMap(graph.size());
+            int capacity = Math.max(16, graph.size());
+            keys = new Key[capacity];
+            tasks = new Task[capacity];
+            inputs = new int[capacity][];
+            states = new byte[capacity];
+            postOrder = new int[capacity];
         }
 
         private int discover(Key key, Key reader) {
