@@ -17,12 +17,12 @@ import org.tessera.graph.layer.Layer;
 import org.tessera.graph.layer.MaterializedLayer;
 
 /**
- * Fuses a blockwise layer into the materialized layer that is its only reader, when that reader
- * reads every block exactly once and has at least {@link #MIN_READER_TASKS} tasks: each reader task
- * then computes the blocks it reads itself. The first level of a tree reduction over 100,000 tiny
- * blocks becomes 25,000 tasks that each compute four blocks and combine them, instead of 100,000
- * block tasks plus 25,000 combining ones: the blocks never become keys, so they are neither
- * materialized, ordered, scheduled nor held as results.
+ * Fuses a layer into the materialized layer that is its only reader, when that reader reads every
+ * key of it exactly once and has at least {@link #MIN_READER_TASKS} tasks: each reader task then
+ * computes what it reads itself. The first level of a tree reduction over 100,000 tiny blocks
+ * becomes 25,000 tasks that each compute four blocks and combine them, and the levels above it
+ * absorb the levels below while they have a thousand tasks or more: the blocks and most partials
+ * never become keys, so they are neither materialized, ordered, scheduled nor held as results.
  *
  * <p>Like Dask's {@code fuse} with an average width above one, this trades parallelism for less
  * scheduling, so it only applies where parallelism is plentiful: a reader of a thousand tasks or
@@ -36,11 +36,12 @@ public final class ReaderFusion {
     private ReaderFusion() {
     }
 
-    /** The graph with each eligible blockwise layer fused into its reader; layers of {@code outputLayers} stay. */
+    /** The graph with each eligible layer fused into its reader, in order from the first; layers of {@code outputLayers} stay. */
     public static HighLevelGraph fuse(HighLevelGraph graph, Set<String> outputLayers) {
         HighLevelGraph current = graph;
         for (String name : List.copyOf(graph.layers().keySet())) {
-            if (!(current.layers().get(name) instanceof BlockwiseLayer producer) || producer.restriction() != null || outputLayers.contains(name)) {
+            Layer producer = current.layers().get(name);
+            if (producer == null || producer instanceof BlockwiseLayer blockwise && blockwise.restriction() != null || outputLayers.contains(name)) {
                 continue;
             }
             Set<String> readers = current.dependents(name);
@@ -57,39 +58,39 @@ public final class ReaderFusion {
     }
 
     /** The reader's tasks with the producer's tasks in place of references to them; null unless each block is read exactly once. */
-    private static Map<Key, Task> inlineInto(MaterializedLayer reader, BlockwiseLayer producer) {
-        BlockGrid grid = new BlockGrid(producer, producer.taskBuilder());
+    private static Map<Key, Task> inlineInto(MaterializedLayer reader, Layer producer) {
+        Reads reads = producer instanceof BlockwiseLayer blockwise ? new BlockGrid(blockwise) : new KeySet((MaterializedLayer) producer);
         Map<Key, Task> fused = LinkedHashMap.newLinkedHashMap(reader.tasks().size());
         for (Map.Entry<Key, Task> entry : reader.tasks().entrySet()) {
-            Task task = inline(entry.getValue(), producer, grid);
+            Task task = inline(entry.getValue(), producer.name(), reads);
             if (task == null) {
                 return null;
             }
             fused.put(entry.getKey(), task);
         }
-        return grid.readCount == producer.size() ? fused : null;
+        return reads.count() == producer.size() ? fused : null;
     }
 
-    /** {@code task} with each reference to a producer block replaced by its task; null if a block is read twice. */
-    private static Task inline(Task task, BlockwiseLayer producer, BlockGrid grid) {
+    /** {@code task} with each reference to a producer key replaced by its task; null if a key is read twice. */
+    private static Task inline(Task task, String producer, Reads reads) {
         return switch (task) {
             case Task.Literal literal -> literal;
-            case Task.Ref ref -> !ref.key().name().equals(producer.name()) ? ref : grid.markRead(ref.key()) ? grid.taskOf.apply(ref.key()) : null;
+            case Task.Ref ref -> !ref.key().name().equals(producer) ? ref : reads.markRead(ref.key()) ? reads.taskOf(ref.key()) : null;
             case Task.TaskList list -> {
-                List<Task> items = inlineAll(list.items(), producer, grid);
+                List<Task> items = inlineAll(list.items(), producer, reads);
                 yield items == null ? null : new Task.TaskList(items);
             }
             case Task.Call call -> {
-                List<Task> arguments = inlineAll(call.arguments(), producer, grid);
+                List<Task> arguments = inlineAll(call.arguments(), producer, reads);
                 yield arguments == null ? null : new Task.Call(call.function(), arguments);
             }
         };
     }
 
-    private static List<Task> inlineAll(List<Task> tasks, BlockwiseLayer producer, BlockGrid grid) {
+    private static List<Task> inlineAll(List<Task> tasks, String producer, Reads reads) {
         List<Task> inlined = new ArrayList<>(tasks.size());
         for (Task task : tasks) {
-            Task one = inline(task, producer, grid);
+            Task one = inline(task, producer, reads);
             if (one == null) {
                 return null;
             }
@@ -114,20 +115,30 @@ public final class ReaderFusion {
         return rebuilt;
     }
 
-    /** Which blocks of a blockwise layer have been read, by their position in C order, and their tasks. */
-    private static final class BlockGrid {
+    /** The producer's keys read so far, and their tasks. */
+    private sealed interface Reads permits BlockGrid, KeySet {
+        /** Records a read of {@code key}; false if it was read before or is not a key of the producer. */
+        boolean markRead(Key key);
+
+        long count();
+
+        Task taskOf(Key key);
+    }
+
+    /** Reads of a blockwise layer, by block position in C order; its tasks are built as they are read. */
+    private static final class BlockGrid implements Reads {
         private final int[] counts;
-        private final Function<Key, Task> taskOf;
+        private final Function<Key, Task> tasks;
         private final BitSet read = new BitSet();
         private long readCount;
 
-        BlockGrid(BlockwiseLayer layer, Function<Key, Task> taskOf) {
+        BlockGrid(BlockwiseLayer layer) {
             this.counts = layer.outputIndices().chars().map(letter -> layer.blockCounts().get((char) letter)).toArray();
-            this.taskOf = taskOf;
+            this.tasks = layer.taskBuilder();
         }
 
-        /** Records a read of {@code key}; false if it was read before or is not a block of the layer. */
-        boolean markRead(Key key) {
+        @Override
+        public boolean markRead(Key key) {
             if (key.rank() != counts.length) {
                 return false;
             }
@@ -145,6 +156,41 @@ public final class ReaderFusion {
             read.set((int) position);
             readCount++;
             return true;
+        }
+
+        @Override
+        public long count() {
+            return readCount;
+        }
+
+        @Override
+        public Task taskOf(Key key) {
+            return tasks.apply(key);
+        }
+    }
+
+    /** Reads of a materialized layer (a level of a tree that a larger level above reads). */
+    private static final class KeySet implements Reads {
+        private final MaterializedLayer layer;
+        private final Set<Key> read = new java.util.HashSet<>();
+
+        KeySet(MaterializedLayer layer) {
+            this.layer = layer;
+        }
+
+        @Override
+        public boolean markRead(Key key) {
+            return layer.contains(key) && read.add(key);
+        }
+
+        @Override
+        public long count() {
+            return read.size();
+        }
+
+        @Override
+        public Task taskOf(Key key) {
+            return layer.task(key);
         }
     }
 }

@@ -66,6 +66,31 @@ class ReaderFusionTest {
     }
 
     @Test
+    void levelsAboveAbsorbTheLevelsBelowWhileTheyAreLarge() {
+        // x (16,000 blocks) -> partial (4,000) -> upper (1,000) -> total (1): x and partial are absorbed, upper stays.
+        HighLevelGraph lower = tree(16_000, 4, false);
+        Map<Key, Task> upper = new LinkedHashMap<>();
+        for (int group = 0; group < 1000; group++) {
+            List<Key> members = new ArrayList<>();
+            for (int partial = 4 * group; partial < 4 * group + 4; partial++) {
+                members.add(Key.of("partial", partial));
+            }
+            upper.put(Key.of("upper", group), Task.call(SUM, members));
+        }
+        HighLevelGraph graph = HighLevelGraph.empty()
+                .with(lower.layer("x"), Set.of())
+                .with(lower.layer("partial"), Set.of("x"))
+                .with(new MaterializedLayer("upper", upper), Set.of("partial"))
+                .with(new MaterializedLayer("total", Map.of(Key.of("total"), Task.call(SUM, new ArrayList<>(upper.keySet())))), Set.of("upper"));
+        HighLevelGraph fused = ReaderFusion.fuse(graph, Set.of("total"));
+        assertEquals(Set.of("upper", "total"), fused.layers().keySet());
+        TaskGraph after = fused.materialize();
+        assertEquals(1001, after.size());
+        assertEquals(3L * 15_999 * 16_000 / 2 + 16_000, total(after));
+        assertEquals(total(graph.materialize()), total(after));
+    }
+
+    @Test
     void smallReadersRepeatedReadsAndOutputsKeepTheirBlocks() {
         // 999 readers: parallelism over a few large blocks matters more than scheduling.
         HighLevelGraph small = tree(3996, 4, false);
