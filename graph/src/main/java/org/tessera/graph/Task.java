@@ -33,30 +33,106 @@ public sealed interface Task extends Serializable {
         }
     }
 
-    /** A list whose items are evaluated; its value is a {@code List<Object>}. */
-    record TaskList(List<Task> items) implements Task {
+    /**
+     * A list whose items are evaluated; its value is a {@code List<Object>}. A value class rather
+     * than a record only to remember whether any item reads a key (see {@link Call}).
+     */
+    final class TaskList implements Task {
         @Serial
         private static final long serialVersionUID = 1L;
 
-        public TaskList {
-            items = List.copyOf(items);
+        private final List<Task> items;
+        private final boolean readsKeys;
+
+        public TaskList(List<Task> items) {
+            this.items = List.copyOf(items);
+            this.readsKeys = anyReadsKeys(this.items);
+        }
+
+        public List<Task> items() {
+            return items;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof TaskList that && items.equals(that.items);
+        }
+
+        @Override
+        public int hashCode() {
+            return items.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "TaskList[items=" + items + "]";
         }
     }
 
-    /** A function applied to evaluated arguments. */
-    record Call(TaskFunction function, List<Task> arguments) implements Task {
+    /**
+     * A function applied to evaluated arguments. It remembers whether any argument, however deeply
+     * nested, reads a key: a task that computes 64 blocks inline (a fused tree reduction) is then
+     * known to read nothing without a walk over its 64 calls in every pass and in the ordering.
+     */
+    final class Call implements Task {
         @Serial
         private static final long serialVersionUID = 1L;
 
-        public Call {
-            Objects.requireNonNull(function, "a call needs a function");
-            arguments = List.copyOf(arguments);
+        private final TaskFunction function;
+        private final List<Task> arguments;
+        private final boolean readsKeys;
+
+        public Call(TaskFunction function, List<Task> arguments) {
+            this.function = Objects.requireNonNull(function, "a call needs a function");
+            this.arguments = List.copyOf(arguments);
+            this.readsKeys = anyReadsKeys(this.arguments);
+        }
+
+        public TaskFunction function() {
+            return function;
+        }
+
+        public List<Task> arguments() {
+            return arguments;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Call that && function.equals(that.function) && arguments.equals(that.arguments);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * function.hashCode() + arguments.hashCode();
         }
 
         @Override
         public String toString() {
             return "Call[" + function.displayName() + ", " + arguments + "]";
         }
+    }
+
+    /** Whether {@code task} reads any key, directly or in a nested list or call. */
+    static boolean readsKeys(Task task) {
+        // Type tests rather than a pattern switch here and in collectDependencies and evaluate: a
+        // switch over types links a classifier of its own at each site, which the JIT compiles only
+        // after its callers are hot, and these run over every block of the first, cold computation.
+        if (task instanceof Call call) {
+            return call.readsKeys;
+        }
+        if (task instanceof TaskList list) {
+            return list.readsKeys;
+        }
+        return task instanceof Ref;
+    }
+
+    private static boolean anyReadsKeys(List<Task> tasks) {
+        for (int position = 0; position < tasks.size(); position++) {
+            if (readsKeys(tasks.get(position))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static Task literal(Object value) {
@@ -105,11 +181,12 @@ public sealed interface Task extends Serializable {
     default void collectDependencies(Collection<Key> keys) {
         // Indexed loops: every optimisation pass and the ordering walk every task of a 100,000-block
         // graph through here, and an iterator or lambda per list is most of what they allocate.
-        switch (this) {
-            case Literal literal -> { }
-            case Ref ref -> keys.add(ref.key());
-            case TaskList list -> collectAll(list.items(), keys);
-            case Call call -> collectAll(call.arguments(), keys);
+        if (this instanceof Ref ref) {
+            keys.add(ref.key());
+        } else if (this instanceof Call call && call.readsKeys) {
+            collectAll(call.arguments(), keys);
+        } else if (this instanceof TaskList list && list.readsKeys) {
+            collectAll(list.items(), keys);
         }
     }
 
@@ -124,19 +201,25 @@ public sealed interface Task extends Serializable {
         return switch (this) {
             case Literal literal -> literal;
             case Ref ref -> ref.key().equals(key) ? replacement : ref;
-            case TaskList list -> new TaskList(list.items().stream().map(item -> item.substitute(key, replacement)).toList());
-            case Call call -> new Call(call.function(), call.arguments().stream().map(argument -> argument.substitute(key, replacement)).toList());
+            case TaskList list -> !list.readsKeys ? list
+                    : new TaskList(list.items().stream().map(item -> item.substitute(key, replacement)).toList());
+            case Call call -> !call.readsKeys ? call
+                    : new Call(call.function(), call.arguments().stream().map(argument -> argument.substitute(key, replacement)).toList());
         };
     }
 
     /** Evaluates the task, taking the values of referenced keys from {@code results}. */
     default Object evaluate(Function<Key, Object> results) throws Exception {
-        return switch (this) {
-            case Literal literal -> literal.value();
-            case Ref ref -> results.apply(ref.key());
-            case TaskList list -> evaluateAll(list.items(), results);
-            case Call call -> call.function().apply(evaluateAll(call.arguments(), results));
-        };
+        if (this instanceof Call call) {
+            return call.function().apply(evaluateAll(call.arguments(), results));
+        }
+        if (this instanceof Literal literal) {
+            return literal.value();
+        }
+        if (this instanceof Ref ref) {
+            return results.apply(ref.key());
+        }
+        return evaluateAll(((TaskList) this).items(), results);
     }
 
     private static List<Object> evaluateAll(List<Task> tasks, Function<Key, Object> results) throws Exception {

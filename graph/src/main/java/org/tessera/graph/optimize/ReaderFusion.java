@@ -73,18 +73,19 @@ public final class ReaderFusion {
 
     /** {@code task} with each reference to a producer key replaced by its task; null if a key is read twice. */
     private static Task inline(Task task, String producer, Reads reads) {
-        return switch (task) {
-            case Task.Literal literal -> literal;
-            case Task.Ref ref -> !ref.key().name().equals(producer) ? ref : reads.markRead(ref.key()) ? reads.taskOf(ref.key()) : null;
-            case Task.TaskList list -> {
-                List<Task> items = inlineAll(list.items(), producer, reads);
-                yield items == null ? null : new Task.TaskList(items);
-            }
-            case Task.Call call -> {
-                List<Task> arguments = inlineAll(call.arguments(), producer, reads);
-                yield arguments == null ? null : new Task.Call(call.function(), arguments);
-            }
-        };
+        // Type tests, as in Task: this runs once per computation, over every block, mostly before the JIT has compiled it.
+        if (!Task.readsKeys(task)) {
+            return task;
+        }
+        if (task instanceof Task.Ref ref) {
+            return !ref.key().name().equals(producer) ? ref : reads.markRead(ref.key()) ? reads.taskOf(ref.key()) : null;
+        }
+        if (task instanceof Task.Call call) {
+            List<Task> arguments = inlineAll(call.arguments(), producer, reads);
+            return arguments == null ? null : new Task.Call(call.function(), arguments);
+        }
+        List<Task> items = inlineAll(((Task.TaskList) task).items(), producer, reads);
+        return items == null ? null : new Task.TaskList(items);
     }
 
     private static List<Task> inlineAll(List<Task> tasks, String producer, Reads reads) {
