@@ -17,7 +17,8 @@ import org.tessera.ndarray.layout.Shapes;
  * with their own strides) and buffered (each run cut into blocks that are loaded into lane buffers,
  * cast to the loop's dtypes, computed, cast to the outputs' dtypes and stored). The strided and
  * buffered paths share the block loop; only blocks of operands whose dtype differs from the loop's
- * pay for a conversion.
+ * pay for a conversion. 2-D operands where an input is transposed go through the contiguous
+ * kernel tile by tile ({@link TransposedTiles}).
  */
 final class Elementwise {
     private Elementwise() {}
@@ -29,7 +30,8 @@ final class Elementwise {
     static void run(Loop loop, NDArray[] inputs, NDArray[] outputs, NDArray where, long[] shape) {
         if (where == null) {
             long size = Shapes.size(shape);
-            if (runContiguous(loop, inputs, outputs, size) || runSingleRun(loop, inputs, outputs, size)) {
+            if (runContiguous(loop, inputs, outputs, size) || runSingleRun(loop, inputs, outputs, size)
+                    || TransposedTiles.run(loop, inputs, outputs, shape)) {
                 return;
             }
         }
