@@ -140,9 +140,9 @@ public final class TreeReduction {
     /**
      * Tasks of one tree level: each output block reads a group of input blocks along the reduced
      * axes, as nested lists (outer list = first reduced axis). The {@code n} blocks of an axis are
-     * spread evenly over the level's {@code ceil(n / splitEvery)} groups, so no group is a lone block that
-     * a level would only copy (25 blocks in groups of 4 are 4, 4, 4, 4, 3, 3, 3, not six fours
-     * and a one).
+     * spread evenly over the level's {@code ceil(n / splitEvery)} groups, so a level rarely has a
+     * lone block that it would only copy (25 blocks in groups of 4 are 4, 4, 4, 4, 3, 3, 3, not
+     * six fours and a one).
      */
     private static Map<Key, Task> groupTasks(String input, String output, int[] inputCounts, int[] outputCounts, int[] reduced,
                                              TaskFunction step, boolean keepReducedAxes) {
