@@ -151,12 +151,7 @@ public final class HighLevelGraph {
                 List<Key> inputs = new ArrayList<>();
                 for (Key key : culled.keys()) {
                     inputs.clear();
-                    // A materialized task lists what it reads directly; a set per task would cost more than the walk.
-                    if (culled instanceof MaterializedLayer materialized) {
-                        materialized.task(key).collectDependencies(inputs);
-                    } else {
-                        inputs.addAll(layer.inputKeys(key));
-                    }
+                    culled.collectInputKeys(key, inputs);
                     for (Key input : inputs) {
                         if (!wholeLayers.contains(input.name())) {
                             wanted.computeIfAbsent(input.name(), reader -> new HashSet<>()).add(input);

@@ -1,5 +1,6 @@
 package org.tessera.graph.layer;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,6 +29,14 @@ public sealed interface Layer permits MaterializedLayer, BlockwiseLayer {
 
     /** The keys {@code key}'s task reads, found without building the task. */
     Set<Key> inputKeys(Key key);
+
+    /**
+     * Adds the keys {@code key}'s task reads to {@code keys}, a key read twice perhaps twice: for
+     * walks over every key of a layer, where a set per key would cost more than the walk.
+     */
+    default void collectInputKeys(Key key, Collection<Key> keys) {
+        keys.addAll(inputKeys(key));
+    }
 
     /** The layer restricted to {@code wanted} (keys of this layer). */
     Layer cull(Set<Key> wanted);

@@ -1,5 +1,6 @@
 package org.tessera.graph.layer;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +50,11 @@ public record MaterializedLayer(String name, Map<Key, Task> tasks) implements La
     @Override
     public Set<Key> inputKeys(Key key) {
         return task(key).dependencies();
+    }
+
+    @Override
+    public void collectInputKeys(Key key, Collection<Key> keys) {
+        task(key).collectDependencies(keys);
     }
 
     @Override

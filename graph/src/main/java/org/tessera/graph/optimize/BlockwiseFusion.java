@@ -4,7 +4,6 @@ import java.io.Serial;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -148,21 +147,7 @@ public final class BlockwiseFusion {
 
         // A reader that reads the producer at other positions too (x + x.T) keeps it as an input
         // until the last of those reads is fused.
-        boolean stillRead = timesRead(fused, producer.name()) > 0;
-        Set<String> readerInputs = new LinkedHashSet<>(graph.dependencies(reader.name()));
-        if (!stillRead) {
-            readerInputs.remove(producer.name());
-        }
-        readerInputs.addAll(graph.dependencies(producer.name()));
-        HighLevelGraph rebuilt = HighLevelGraph.empty();
-        for (Layer layer : graph.layers().values()) {
-            if (layer.name().equals(producer.name()) && !stillRead) {
-                continue;
-            }
-            boolean isReader = layer.name().equals(reader.name());
-            rebuilt = rebuilt.with(isReader ? fused : layer, isReader ? readerInputs : graph.dependencies(layer.name()));
-        }
-        return rebuilt;
+        return Rewrites.fuseLayer(graph, producer.name(), fused, timesRead(fused, producer.name()) > 0);
     }
 
     private static String renamed(String indices, Map<Character, Character> rename) {

@@ -3,7 +3,6 @@ package org.tessera.graph.optimize;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,7 +50,7 @@ public final class ReaderFusion {
             }
             Map<Key, Task> fused = inlineInto(reader, producer);
             if (fused != null) {
-                current = replace(current, producer, reader, new MaterializedLayer(reader.name(), fused));
+                current = Rewrites.fuseLayer(current, producer.name(), new MaterializedLayer(reader.name(), fused), false);
             }
         }
         return current;
@@ -98,22 +97,6 @@ public final class ReaderFusion {
             inlined.add(one);
         }
         return inlined;
-    }
-
-    /** The graph without {@code producer}, with {@code fused} in place of {@code reader} and reading what both read. */
-    private static HighLevelGraph replace(HighLevelGraph graph, Layer producer, Layer reader, Layer fused) {
-        Set<String> fusedInputs = new LinkedHashSet<>(graph.dependencies(reader.name()));
-        fusedInputs.remove(producer.name());
-        fusedInputs.addAll(graph.dependencies(producer.name()));
-        HighLevelGraph rebuilt = HighLevelGraph.empty();
-        for (Layer layer : graph.layers().values()) {
-            if (layer.name().equals(producer.name())) {
-                continue;
-            }
-            boolean isReader = layer.name().equals(reader.name());
-            rebuilt = rebuilt.with(isReader ? fused : layer, isReader ? fusedInputs : graph.dependencies(layer.name()));
-        }
-        return rebuilt;
     }
 
     /** The producer's keys read so far, and their tasks. */

@@ -1,13 +1,19 @@
 package org.tessera.graph.optimize;
 
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.layer.Layer;
 
-/** What the task-level passes share: rebuilding a graph in its original key order. */
+/**
+ * What the passes share: rebuilding a task graph in its original key order, and replacing a
+ * layer by its fusion with a producer it read.
+ */
 final class Rewrites {
     private Rewrites() {
     }
@@ -41,5 +47,27 @@ final class Rewrites {
         java.util.List<Key> references = new java.util.ArrayList<>();
         task.collectDependencies(references);
         return (int) references.stream().filter(key::equals).count();
+    }
+
+    /**
+     * {@code graph} with {@code fused} (named as the reader it replaces) reading what the reader and
+     * {@code producer} read. The producer goes unless {@code producerStillRead}: a reader that reads
+     * it at other positions too keeps it as an input. Layers keep their order, a topological one.
+     */
+    static HighLevelGraph fuseLayer(HighLevelGraph graph, String producer, Layer fused, boolean producerStillRead) {
+        Set<String> fusedInputs = new LinkedHashSet<>(graph.dependencies(fused.name()));
+        if (!producerStillRead) {
+            fusedInputs.remove(producer);
+        }
+        fusedInputs.addAll(graph.dependencies(producer));
+        HighLevelGraph rebuilt = HighLevelGraph.empty();
+        for (Layer layer : graph.layers().values()) {
+            if (layer.name().equals(producer) && !producerStillRead) {
+                continue;
+            }
+            boolean isReader = layer.name().equals(fused.name());
+            rebuilt = rebuilt.with(isReader ? fused : layer, isReader ? fusedInputs : graph.dependencies(layer.name()));
+        }
+        return rebuilt;
     }
 }
