@@ -68,13 +68,31 @@ record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath
             // alive at once whatever the order (Dask holds it too). The heap it fills anyway is touched at
             // start-up, as for N*: faulting in 3 GB of fresh pages during the run cost 6.5 s.
             case "W4" -> List.of("-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
-            default -> List.of("-Xmx768m", "-XX:+UseTransparentHugePages");
+            // The reduction reads each block of x + x.T in strips through scratch memory, so what lives is a
+            // few megabytes per worker: a small heap bounds the resident memory (peak 160 MB against 430 MB
+            // with the default heap, which the collector grows into fresh pages), and the serial collector's
+            // rare collections of almost nothing cost less than parallel threads on two cores.
+            case "W1" -> List.of("-Xmx256m", "-XX:+UseSerialGC");
+            default -> DEFAULT_HEAP;
         };
     }
+
+    /** The heap of chunked workloads without a choice of their own. */
+    private static final List<String> DEFAULT_HEAP = List.of("-Xmx768m", "-XX:+UseTransparentHugePages");
+    /** Spark will not start a driver with less heap than this (about 450 MB). */
+    private static final long SPARK_LEAST_HEAP_MB = 512;
 
     /** The JVM options {@code workload} runs with: the override when there is one, its heap choice otherwise. */
     List<String> jvmOptions(String workload) {
         return overridingJvmOptions.isEmpty() ? heapOptions(workload) : overridingJvmOptions;
+    }
+
+    /** As {@link #jvmOptions(String)}, but a heap too small for Spark's driver gives way to the default on Spark. */
+    private List<String> jvmOptions(String workload, boolean onSpark) {
+        List<String> options = jvmOptions(workload);
+        boolean tooSmall = options.stream()
+                .anyMatch(option -> option.matches("-Xmx\\d+m") && Long.parseLong(option.substring(4, option.length() - 1)) < SPARK_LEAST_HEAP_MB);
+        return onSpark && overridingJvmOptions.isEmpty() && tooSmall ? DEFAULT_HEAP : options;
     }
 
     /**
@@ -84,9 +102,9 @@ record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath
     List<String> command(String workload, List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(javaBinary.toString());
-        command.addAll(jvmOptions(workload));
         int scheduler = arguments.indexOf("--scheduler");
         boolean onSpark = scheduler >= 0 && scheduler + 1 < arguments.size() && arguments.get(scheduler + 1).equals("spark");
+        command.addAll(jvmOptions(workload, onSpark));
         if (onSpark) {
             command.addAll(SparkJvmOptions.required());
         }

@@ -65,7 +65,10 @@ class BenchCommandTest {
         assertEquals(List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("N5"));
         assertEquals(List.of("-Xmx1g", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("AtA"));
         assertEquals(List.of("-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W4"));
-        assertEquals(List.of("-Xmx768m", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W1"));
+        assertEquals(List.of("-Xmx256m", "-XX:+UseSerialGC"), WorkloadLauncher.heapOptions("W1"));
+        assertEquals(List.of("-Xmx768m", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W7"));
+        WorkloadLauncher plain = new WorkloadLauncher(Path.of("/jdk/bin/java"), "a.jar", "a.jar:spark.jar", List.of());
+        assertEquals("-Xmx768m", plain.command("W1", List.of("--scheduler", "spark")).get(1), "Spark's driver needs more heap than W1's own");
         assertEquals(java.util.Map.of("OPENBLAS_NUM_THREADS", "1"), WorkloadLauncher.environment("AtA"), "one BLAS thread per task");
         assertEquals(java.util.Map.of(), WorkloadLauncher.environment("N5"), "in-memory GEMM keeps BLAS's threads");
         WorkloadLauncher overridden = new WorkloadLauncher(Path.of("/jdk/bin/java"), "a.jar:b.jar", "a.jar:b.jar:spark.jar", List.of("-Xmx2g"));

@@ -81,6 +81,18 @@ public final class NDArray implements AnyArray<NDArray> {
         return new NDArray(storage, 0, checkedShape, Strides.contiguous(checkedShape, dtype.byteSize(), order), dtype, true, null);
     }
 
+    /**
+     * A new C-ordered array for a caller that writes every element before anything reads it (NumPy's
+     * {@code empty}): zero-filled, except inside a {@link org.tessera.ndarray.memory.Scratch}, where
+     * it keeps whatever the scratch held.
+     */
+    public static NDArray empty(DType dtype, long... shape) {
+        long[] checkedShape = shape.clone();
+        long byteSize = Math.multiplyExact(Shapes.size(checkedShape), (long) dtype.byteSize());
+        return new NDArray(Memory.allocateForOverwrite(byteSize), 0, checkedShape, Strides.contiguous(checkedShape, dtype.byteSize(), Order.C), dtype,
+                true, null);
+    }
+
     /** A new zero-filled C-ordered array. */
     public static NDArray zeros(DType dtype, long... shape) {
         return zeros(dtype, Order.C, shape);

@@ -14,6 +14,7 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.rechunk.Rechunk;
+import org.tessera.graph.Deferring;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
@@ -219,10 +220,23 @@ public final class Blockwise {
         }
     }
 
-    /** The layer's task function: joins contracted blocks when asked, then applies the block function. */
-    record BlockTask(String label, BlockFunction function, List<int[]> joinAxes) implements TaskFunction {
+    /**
+     * The layer's task function: joins contracted blocks when asked, then applies the block function.
+     * It takes and returns deferred blocks when its block function does and nothing is joined.
+     */
+    record BlockTask(String label, BlockFunction function, List<int[]> joinAxes) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return joinAxes == null && function instanceof Deferring deferring && deferring.acceptsDeferred(position);
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            return joinAxes == null && function instanceof Deferring deferring ? deferring.applyDeferring(arguments) : apply(arguments);
+        }
 
         @Override
         public Object apply(List<Object> arguments) throws Exception {

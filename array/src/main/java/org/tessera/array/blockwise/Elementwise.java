@@ -11,6 +11,8 @@ import org.tessera.array.RegionSource;
 import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.graph.Deferred;
+import org.tessera.graph.Deferring;
 import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.ArrayFamilies;
 import org.tessera.ndarray.NDArray;
@@ -92,8 +94,12 @@ public final class Elementwise {
         return new AnyArray<?>[] {ArrayFamilies.apply(ufunc.name(), metas)};
     }
 
-    /** Applies the ufunc to the blocks and scalars of one output block and keeps one output. */
-    record UfuncBlock(Ufunc ufunc, int output) implements BlockFunction {
+    /**
+     * Applies the ufunc to the blocks and scalars of one output block and keeps one output. Given
+     * deferred blocks among dense operands, it defers too: a part of the result is the ufunc of the
+     * matching parts of the operands.
+     */
+    record UfuncBlock(Ufunc ufunc, int output) implements BlockFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -105,6 +111,39 @@ public final class Elementwise {
                 return ArrayFamilies.apply(ufunc.name(), operands);
             }
             return output == 0 && ufunc.nout() == 1 ? ufunc.apply(operands) : ufunc.applyAll(operands)[output];
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return true;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            if (!DeferredBlock.anyDeferred(arguments)) {
+                return apply(arguments);
+            }
+            boolean otherFamilies = arguments.stream().anyMatch(operand -> operand instanceof AnyArray<?> && !(operand instanceof NDArray));
+            if (otherFamilies) {
+                List<Object> forced = new ArrayList<>(arguments.size());
+                for (Object argument : arguments) {
+                    forced.add(Deferred.force(argument));
+                }
+                return apply(forced);
+            }
+            return new DeferredUfunc(this, List.copyOf(arguments), Shapes.broadcast(arguments.stream().map(DeferredBlock::shapeOf).toArray(long[][]::new)));
+        }
+    }
+
+    /** The ufunc of deferred and computed operands, computed part by part. */
+    private record DeferredUfunc(UfuncBlock function, List<Object> operands, long[] shape) implements DeferredBlock {
+        @Override
+        public NDArray part(long[] start, long[] partShape) throws Exception {
+            List<Object> parts = new ArrayList<>(operands.size());
+            for (Object operand : operands) {
+                parts.add(DeferredBlock.cut(operand, shape.length, start, partShape));
+            }
+            return (NDArray) function.apply(parts);
         }
     }
 }

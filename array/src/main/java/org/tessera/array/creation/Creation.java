@@ -236,22 +236,39 @@ public final class Creation {
         Chunks chunks = ChunkNormalization.normalize(spec, requireDimensions("random", shape), DType.FLOAT64);
         int[] counts = chunks.blockCounts();
         return CreationLayer.create(Tokens.name("random-" + distribution.name().toLowerCase(java.util.Locale.ROOT), seed, shape, chunks), chunks,
-                ChunkedArray.metaOf(DType.FLOAT64, shape.length), "random", (index, blockShape, start) -> {
-                    NDArray block = NDArray.zeros(DType.FLOAT64, blockShape);
-                    if (distribution == Distribution.UNIFORM) {
-                        SplitMixUniform.fill(blockSeed(seed, index, counts), block.segment(), block.byteOffset(), block.size());
-                        return block;
-                    }
-                    SplittableRandom generator = blockGenerator(seed, index, counts);
-                    long size = block.size();
-                    java.lang.foreign.MemorySegment segment = block.segment();
-                    long offset = block.byteOffset();
-                    for (long element = 0; element < size; element++) {
-                        double value = distribution == Distribution.UNIFORM ? generator.nextDouble() : generator.nextGaussian();
-                        segment.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, offset + element * 8, value);
-                    }
-                    return block;
-                });
+                ChunkedArray.metaOf(DType.FLOAT64, shape.length), "random", distribution == Distribution.UNIFORM ? new UniformBlocks(seed, counts)
+                        : (index, blockShape, start) -> {
+                            NDArray block = NDArray.zeros(DType.FLOAT64, blockShape);
+                            SplittableRandom generator = blockGenerator(seed, index, counts);
+                            long size = block.size();
+                            java.lang.foreign.MemorySegment segment = block.segment();
+                            long offset = block.byteOffset();
+                            for (long element = 0; element < size; element++) {
+                                segment.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, offset + element * 8, generator.nextGaussian());
+                            }
+                            return block;
+                        });
+    }
+
+    /** Uniform blocks: the generator is counter-based, so any box of a block is made on its own. */
+    private record UniformBlocks(long seed, int[] counts) implements RegionMaker {
+        @Override
+        public NDArray makeRegion(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, long[] regionShape) {
+            NDArray region = NDArray.empty(DType.FLOAT64, regionShape);
+            SplitMixUniform.fillRegion(blockSeed(seed, blockIndex, counts), blockShape, regionStart, regionShape, region.segment(), region.byteOffset());
+            return region;
+        }
+
+        @Override
+        public NDArray makeRegionTransposed(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, long[] regionShape, int[] axes) {
+            if (blockShape.length != 2 || axes[0] != 1) {
+                return RegionMaker.super.makeRegionTransposed(blockIndex, blockShape, blockStart, regionStart, regionShape, axes);
+            }
+            NDArray region = NDArray.empty(DType.FLOAT64, regionShape[1], regionShape[0]);
+            SplitMixUniform.fillRegionTransposed(blockSeed(seed, blockIndex, counts), blockShape, regionStart, regionShape, region.segment(),
+                    region.byteOffset());
+            return region;
+        }
     }
 
     /** Random integers in {@code [low, high)}, seeded per block as {@link #random}. */

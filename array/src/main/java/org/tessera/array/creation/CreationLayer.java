@@ -7,12 +7,15 @@ import java.util.Map;
 import java.util.Set;
 
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.graph.Deferring;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.ndarray.AnyArray;
+import org.tessera.ndarray.NDArray;
 
 /**
  * A new array whose blocks are made independently from their position: a blockwise layer with the
@@ -35,8 +38,11 @@ public final class CreationLayer {
         return new ChunkedArray(HighLevelGraph.empty().with(layer, Set.of()), name, chunks, meta);
     }
 
-    /** The task function: finds the block's shape and start from the chunks, then makes it. */
-    record MakeBlock(String label, Chunks chunks, BlockMaker maker) implements TaskFunction {
+    /**
+     * The task function: finds the block's shape and start from the chunks, then makes it. A reader
+     * that takes deferred blocks gets one from a {@link RegionMaker}, which makes only the parts asked.
+     */
+    record MakeBlock(String label, Chunks chunks, BlockMaker maker) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -47,8 +53,38 @@ public final class CreationLayer {
         }
 
         @Override
+        public boolean acceptsDeferred(int position) {
+            return false;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) {
+            int[] index = (int[]) arguments.getFirst();
+            return maker instanceof RegionMaker regions ? new DeferredRegion(regions, index, chunks.blockShape(index), chunks.blockStart(index))
+                    : apply(arguments);
+        }
+
+        @Override
         public String displayName() {
             return label;
+        }
+    }
+
+    /** A block of a region maker, made box by box. */
+    private record DeferredRegion(RegionMaker maker, int[] index, long[] shape, long[] blockStart) implements DeferredBlock {
+        @Override
+        public long[] shape() {
+            return shape.clone();
+        }
+
+        @Override
+        public NDArray part(long[] start, long[] partShape) {
+            return maker.makeRegion(index, shape, blockStart, start, partShape);
+        }
+
+        @Override
+        public NDArray transposedPart(long[] start, long[] partShape, int[] axes) {
+            return maker.makeRegionTransposed(index, shape, blockStart, start, partShape, axes);
         }
     }
 }

@@ -131,9 +131,9 @@ public final class Kinds {
         public NDArray[] chunk(NDArray block, int[] axes, BlockPlace place) {
             NDArray values = block.dtype().isComplex() || block.dtype() == DType.FLOAT64 ? block : block.astype(DType.FLOAT64);
             Options keep = new Options(axes, null, true, null, null);
-            NDArray count = skipNan ? Statistics.sum(Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(values)), keep.withDtype(DType.FLOAT64))
-                    : NDArrays.full(DType.FLOAT64, elementsPerResult(block, axes), Statistics.sum(values, keep).shape());
             NDArray total = skipNan ? Statistics.nansum(values, keep) : Statistics.sum(values, keep);
+            NDArray count = skipNan ? Statistics.sum(Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(values)), keep.withDtype(DType.FLOAT64))
+                    : NDArrays.full(DType.FLOAT64, elementsPerResult(block, axes), total.shape());
             NDArray mean = Ufuncs.TRUE_DIVIDE.apply(total, count);
             if (order == 1) {
                 return new NDArray[] {count, mean};

@@ -14,8 +14,10 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Metas;
 import org.tessera.array.Tokens;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -27,6 +29,7 @@ import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.ArrayFamilies;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.Reduction;
+import org.tessera.ndarray.memory.Scratch;
 import org.tessera.ndarray.error.AxisException;
 
 /**
@@ -223,10 +226,86 @@ public final class TreeReduction {
         return reduction;
     }
 
-    /** The chunk step: the partial of one block, which knows where the block sits. */
-    record ChunkStep(ReductionKind kind, int[] axes, Chunks chunks) implements TaskFunction {
+    /**
+     * The chunk step: the partial of one block, which knows where the block sits. Given a deferred
+     * block (the end of a fused chain that can compute parts of its block), it reduces the block in
+     * strips along the first axis, each small enough to stay in cache with the chain's intermediate
+     * parts, and joins the strips' partials: combined when the first axis is reduced, concatenated
+     * when it is kept. No block of the chain is then ever made whole.
+     */
+    record ChunkStep(ReductionKind kind, int[] axes, Chunks chunks) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
+        /**
+         * Elements of one strip: 512 KiB of float64, so a chain's few parts stay in this machine's 2 MiB L2
+         * cache. Measured on (x + x.T).mean(0) over 2000 x 2000 blocks: 16 Ki elements 185 ms, 32 Ki 190,
+         * 64 Ki 125, 128 Ki 130 (per 25 blocks): smaller strips spend their time on their partials.
+         */
+        static final long STRIP_ELEMENTS = 65_536;
+        /** Partials joined and combined at a time, bounding what the strips' partials hold. */
+        private static final int COMBINE_EVERY = 32;
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return position == 0;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            if (!(arguments.get(0) instanceof DeferredBlock block)) {
+                return apply(arguments);
+            }
+            long[] shape = block.shape();
+            long rowElements = 1;
+            for (int axis = 1; axis < shape.length; axis++) {
+                rowElements *= shape[axis];
+            }
+            long stripRows = Math.max(1, STRIP_ELEMENTS / Math.max(1, rowElements));
+            if (shape.length == 0 || stripRows * 2 > shape[0]) {
+                return apply(List.of(block.force(), arguments.get(1)));
+            }
+            long[] blockStart = chunks.blockStart((int[]) arguments.get(1));
+            boolean firstAxisReduced = axes.length > 0 && axes[0] == 0;
+            List<NDArray[]> partials = new ArrayList<>();
+            Scratch scratch = new Scratch();
+            for (long row = 0; row < shape[0]; row += stripRows) {
+                long[] start = new long[shape.length];
+                long[] stripShape = shape.clone();
+                start[0] = row;
+                stripShape[0] = Math.min(stripRows, shape[0] - row);
+                long[] stripStart = blockStart.clone();
+                stripStart[0] += row;
+                // The strip's parts live in scratch memory that the next strip reuses; its partial is copied out.
+                NDArray[] partial = scratch.call(() -> kind.chunk(block.part(start, stripShape), axes, new ReductionKind.BlockPlace(stripStart, chunks.shape())));
+                for (int component = 0; component < partial.length; component++) {
+                    partial[component] = partial[component].copy();
+                }
+                scratch.reset();
+                partials.add(partial);
+                if (firstAxisReduced && partials.size() == COMBINE_EVERY) {
+                    NDArray[] combined = kind.combine(joinFirstAxis(partials), axes);
+                    partials.clear();
+                    partials.add(combined);
+                }
+            }
+            return firstAxisReduced && partials.size() > 1 ? kind.combine(joinFirstAxis(partials), axes) : joinFirstAxis(partials);
+        }
+
+        /** Partials of consecutive strips joined along the first axis, component by component. */
+        private static NDArray[] joinFirstAxis(List<NDArray[]> partials) {
+            if (partials.size() == 1) {
+                return partials.getFirst();
+            }
+            NDArray[] joined = new NDArray[partials.getFirst().length];
+            for (int component = 0; component < joined.length; component++) {
+                List<NDArray> pieces = new ArrayList<>(partials.size());
+                for (NDArray[] partial : partials) {
+                    pieces.add(partial[component]);
+                }
+                joined[component] = (NDArray) Blocks.concatenate(pieces, 0);
+            }
+            return joined;
+        }
 
         @Override
         public Object apply(List<Object> arguments) {

@@ -9,7 +9,10 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.Metas;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.graph.Deferring;
+import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.AxisException;
 
 /** Axis permutations of chunked arrays: block (i, j) of x.T is block (j, i) of x, transposed (a view). */
@@ -54,14 +57,24 @@ public final class Transpose {
                 .token(normalized).meta(Metas.metaFromArray(array, ndim, array.dtype())).build();
     }
 
-    /** The block with its axes permuted. */
-    record BlockTranspose(int[] axes) implements BlockFunction {
+    /** The block with its axes permuted; of a deferred block, a deferred block whose parts are transposed parts. */
+    record BlockTranspose(int[] axes) implements BlockFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public Object apply(List<Object> arguments) {
             return Blocks.transpose(arguments.getFirst(), axes);
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return true;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) {
+            return arguments.getFirst() instanceof DeferredBlock block ? new DeferredTranspose(block, axes) : apply(arguments);
         }
 
         @Override
@@ -77,6 +90,32 @@ public final class Transpose {
         @Override
         public String toString() {
             return "BlockTranspose" + Arrays.toString(axes);
+        }
+    }
+
+    /** Output axis k of a part is axis {@code axes[k]} of the same box of the input. */
+    private record DeferredTranspose(DeferredBlock input, int[] axes) implements DeferredBlock {
+        @Override
+        public long[] shape() {
+            return permuted(input.shape(), false);
+        }
+
+        @Override
+        public NDArray part(long[] start, long[] shape) throws Exception {
+            return input.transposedPart(permuted(start, true), permuted(shape, true), axes);
+        }
+
+        /** Input order to output order, or back when {@code toInput}. */
+        private long[] permuted(long[] values, boolean toInput) {
+            long[] result = new long[values.length];
+            for (int axis = 0; axis < axes.length; axis++) {
+                if (toInput) {
+                    result[axes[axis]] = values[axis];
+                } else {
+                    result[axis] = values[axes[axis]];
+                }
+            }
+            return result;
         }
     }
 }

@@ -22,4 +22,48 @@ class SplitMixUniformTest {
             assertEquals(0.0, values.getAtIndex(ValueLayout.JAVA_DOUBLE, 0), "nothing written before the offset");
         }
     }
+
+    /** A 3-D block filled whole; the values of the box {@code start}/{@code shape} of it, in C order. */
+    private static double[] boxOfWhole(long seed, long[] block, long[] start, long[] shape) {
+        MemorySegment whole = MemorySegment.ofArray(new double[(int) (block[0] * block[1] * block[2])]);
+        SplitMixUniform.fill(seed, whole, 0, whole.byteSize() / 8);
+        double[] box = new double[(int) (shape[0] * shape[1] * shape[2])];
+        int position = 0;
+        for (long i = 0; i < shape[0]; i++) {
+            for (long j = 0; j < shape[1]; j++) {
+                for (long k = 0; k < shape[2]; k++) {
+                    long flat = ((start[0] + i) * block[1] + start[1] + j) * block[2] + start[2] + k;
+                    box[position++] = whole.getAtIndex(ValueLayout.JAVA_DOUBLE, flat);
+                }
+            }
+        }
+        return box;
+    }
+
+    @Test
+    void aRegionHoldsTheValuesTheWholeBlockHoldsThere() {
+        long[] block = {5, 7, 4100};
+        for (long[][] box : new long[][][] {{{0, 0, 0}, {5, 7, 4100}}, {{1, 2, 3}, {3, 4, 5}}, {{4, 6, 10}, {1, 1, 4090}}, {{2, 0, 0}, {2, 7, 1}}}) {
+            double[] region = new double[(int) (box[1][0] * box[1][1] * box[1][2])];
+            SplitMixUniform.fillRegion(42, block, box[0], box[1], MemorySegment.ofArray(region), 0);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(boxOfWhole(42, block, box[0], box[1]), region);
+        }
+    }
+
+    @Test
+    void aTransposedRegionHoldsTheSameValuesColumnByColumn() {
+        long[] block = {4200, 9};
+        long[] start = {7, 2};
+        long[] shape = {4150, 5};
+        MemorySegment whole = MemorySegment.ofArray(new double[(int) (block[0] * block[1])]);
+        SplitMixUniform.fill(-3, whole, 0, block[0] * block[1]);
+        double[] transposed = new double[(int) (shape[0] * shape[1])];
+        SplitMixUniform.fillRegionTransposed(-3, block, start, shape, MemorySegment.ofArray(transposed), 0);
+        for (int row = 0; row < shape[0]; row++) {
+            for (int column = 0; column < shape[1]; column++) {
+                double expected = whole.getAtIndex(ValueLayout.JAVA_DOUBLE, (start[0] + row) * block[1] + start[1] + column);
+                assertEquals(expected, transposed[(int) (column * shape[0] + row)], "row " + row + ", column " + column);
+            }
+        }
+    }
 }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.tessera.graph.Deferred;
+import org.tessera.graph.Deferring;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseArgument.BlockIndex;
@@ -161,14 +163,29 @@ public final class BlockwiseFusion {
     /**
      * The reader's function applied with the producer's result in place of argument {@code position},
      * and of the arguments at {@code sharedPositions} (reads of the same block, given the same result).
+     * When the reader takes a deferred value there and the producer can make one, the producer's
+     * result goes to the reader deferred (see {@link Deferring}); a result read at several positions is
+     * computed once instead, as sharing promises.
      */
-    record Fused(TaskFunction reader, TaskFunction producer, int position, int producerArity, int[] sharedPositions) implements TaskFunction {
+    record Fused(TaskFunction reader, TaskFunction producer, int position, int producerArity, int[] sharedPositions)
+            implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public Object apply(List<Object> arguments) throws Exception {
-            Object produced = producer.apply(arguments.subList(position, position + producerArity));
+            return Deferred.force(applyDeferring(arguments));
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            List<Object> producerArguments = arguments.subList(position, position + producerArity);
+            // A deferring producer may itself have been given deferred arguments, so it is always asked
+            // through applyDeferring, and its result forced unless the reader takes it as it is.
+            Object produced = producer instanceof Deferring deferring ? deferring.applyDeferring(producerArguments) : producer.apply(producerArguments);
+            if (sharedPositions.length > 0 || !readerAccepts(position)) {
+                produced = Deferred.force(produced);
+            }
             int readerArity = arguments.size() - producerArity + 1 + sharedPositions.length;
             List<Object> readerArguments = new ArrayList<>(readerArity);
             readerArguments.addAll(arguments.subList(0, position));
@@ -177,7 +194,32 @@ public final class BlockwiseFusion {
             for (int readerPosition = position + 1; readerPosition < readerArity; readerPosition++) {
                 readerArguments.add(isShared(readerPosition) ? produced : arguments.get(next++));
             }
-            return reader.apply(readerArguments);
+            return reader instanceof Deferring deferring ? deferring.applyDeferring(readerArguments) : reader.apply(readerArguments);
+        }
+
+        @Override
+        public boolean acceptsDeferred(int argument) {
+            if (argument < position) {
+                return readerAccepts(argument);
+            }
+            if (argument < position + producerArity) {
+                return producer instanceof Deferring deferring && deferring.acceptsDeferred(argument - position);
+            }
+            // The reader's positions after the producer's, skipping those the producer's result fills.
+            int next = position + producerArity;
+            for (int readerPosition = position + 1; readerPosition <= argument + sharedPositions.length + 1; readerPosition++) {
+                if (!isShared(readerPosition)) {
+                    if (next == argument) {
+                        return readerAccepts(readerPosition);
+                    }
+                    next++;
+                }
+            }
+            return false;
+        }
+
+        private boolean readerAccepts(int readerPosition) {
+            return reader instanceof Deferring deferring && deferring.acceptsDeferred(readerPosition);
         }
 
         private boolean isShared(int readerPosition) {

@@ -16,16 +16,33 @@ public final class Memory {
 
     private static final long NATIVE_ALIGNMENT = 64;
 
-    /** Zero-filled storage of {@code byteSize} bytes, on the heap when it fits there. */
+    /** Zero-filled storage of {@code byteSize} bytes: from the thread's {@link Scratch} inside one, else on the heap when it fits there. */
     public static MemorySegment allocate(long byteSize) {
         if (byteSize < 0) {
             throw new IllegalArgumentException("cannot allocate a negative number of bytes: " + byteSize);
+        }
+        Scratch scratch = Scratch.current();
+        if (scratch != null && byteSize <= MAX_HEAP_BYTES - Long.BYTES) {
+            return scratch.allocate(byteSize, true);
         }
         if (byteSize <= MAX_HEAP_BYTES) {
             MemorySegment words = MemorySegment.ofArray(new long[(int) ((byteSize + Long.BYTES - 1) / Long.BYTES)]);
             return byteSize % Long.BYTES == 0 ? words : words.asSlice(0, byteSize);
         }
         return allocateNative(byteSize);
+    }
+
+    /**
+     * Storage that the caller overwrites whole before reading: inside a {@link Scratch} its old bytes
+     * are left as they are, which saves a pass over memory that is about to be written anyway;
+     * elsewhere it is zero-filled as {@link #allocate} (the JVM zeroes every new array).
+     */
+    public static MemorySegment allocateForOverwrite(long byteSize) {
+        Scratch scratch = Scratch.current();
+        if (scratch != null && byteSize >= 0 && byteSize <= MAX_HEAP_BYTES - Long.BYTES) {
+            return scratch.allocate(byteSize, false);
+        }
+        return allocate(byteSize);
     }
 
     /** Zero-filled native storage, released when it becomes unreachable. */

@@ -94,7 +94,8 @@ public final class Ufunc {
         for (int k = 0; k < outputCount; k++) {
             DType computed = resolved.loop().outputs().get(k);
             if (given[k] == null) {
-                results[k] = NDArray.zeros(computed, shape);
+                // Without a mask the loop writes every element; with one, unselected elements stay zero.
+                results[k] = where == null ? NDArray.empty(computed, shape) : NDArray.zeros(computed, shape);
             } else {
                 checkOutput(given[k], computed, casting);
                 results[k] = given[k];

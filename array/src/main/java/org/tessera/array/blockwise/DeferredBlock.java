@@ -1,0 +1,78 @@
+package org.tessera.array.blockwise;
+
+import java.util.List;
+
+import org.tessera.graph.Deferred;
+import org.tessera.ndarray.NDArray;
+
+/**
+ * A dense block not computed yet, which computes any box of itself on request: what the creation,
+ * elementwise and transpose functions of a fused chain hand on when their reader takes deferred
+ * values (see {@link org.tessera.graph.Deferring}). A reduction at the end of the chain then pulls
+ * the block through in strips of a few rows that stay in cache, and no intermediate block is ever
+ * made whole. A box of a deferred block holds exactly the values the whole block holds there.
+ */
+public interface DeferredBlock extends Deferred {
+
+    /** The shape of the whole block. */
+    long[] shape();
+
+    /** The box of the block from {@code start} with shape {@code shape}, computed alone. */
+    NDArray part(long[] start, long[] shape) throws Exception;
+
+    /** {@code part(start, shape).transpose(axes)}, which a block that can make it in that order makes contiguous. */
+    default NDArray transposedPart(long[] start, long[] shape, int[] axes) throws Exception {
+        return part(start, shape).transpose(axes);
+    }
+
+    @Override
+    default NDArray force() throws Exception {
+        return part(new long[shape().length], shape());
+    }
+
+    /** The shape of a value among block operands: a block's shape, an empty shape for a scalar. */
+    static long[] shapeOf(Object operand) {
+        return operand instanceof DeferredBlock deferred ? deferred.shape() : operand instanceof NDArray array ? array.shape() : new long[0];
+    }
+
+    /**
+     * The part of an operand that meets the box {@code start}/{@code shape} of an output of
+     * {@code ndim} axes under NumPy's broadcasting: trailing axes align, and an axis of length 1 is
+     * kept whole. Blocks become views or computed parts; scalars stay as they are.
+     */
+    static Object cut(Object operand, int ndim, long[] start, long[] shape) throws Exception {
+        if (!(operand instanceof DeferredBlock) && !(operand instanceof NDArray)) {
+            return operand;
+        }
+        long[] own = shapeOf(operand);
+        long[] ownStart = new long[own.length];
+        long[] ownShape = own.clone();
+        for (int axis = 0; axis < own.length; axis++) {
+            int outputAxis = ndim - own.length + axis;
+            if (own[axis] != 1) {
+                ownStart[axis] = start[outputAxis];
+                ownShape[axis] = shape[outputAxis];
+            }
+        }
+        if (operand instanceof DeferredBlock deferred) {
+            return deferred.part(ownStart, ownShape);
+        }
+        NDArray view = (NDArray) operand;
+        for (int axis = 0; axis < own.length; axis++) {
+            if (ownShape[axis] != own[axis]) {
+                view = view.slice(axis, ownStart[axis], 1, ownShape[axis]);
+            }
+        }
+        return view;
+    }
+
+    /** Whether any of the values is deferred. */
+    static boolean anyDeferred(List<Object> values) {
+        for (Object value : values) {
+            if (value instanceof Deferred) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,27 @@
+package org.tessera.array.creation;
+
+import org.tessera.ndarray.NDArray;
+
+/**
+ * A block maker that can make any box of a block on its own, with exactly the values the whole
+ * block holds there: a counter-based random generator, a constant. Fused chains read such blocks
+ * part by part (see {@link org.tessera.array.blockwise.DeferredBlock}).
+ */
+public interface RegionMaker extends BlockMaker {
+
+    /** The box from {@code regionStart} with shape {@code regionShape} of the block that {@code make} would return. */
+    NDArray makeRegion(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, long[] regionShape);
+
+    /**
+     * The same box with its axes permuted ({@code axes} as NumPy's transpose): by default a view of
+     * {@link #makeRegion}; a maker that can write the box in the permuted order makes it contiguous.
+     */
+    default NDArray makeRegionTransposed(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, long[] regionShape, int[] axes) {
+        return makeRegion(blockIndex, blockShape, blockStart, regionStart, regionShape).transpose(axes);
+    }
+
+    @Override
+    default NDArray make(int[] blockIndex, long[] blockShape, long[] blockStart) {
+        return makeRegion(blockIndex, blockShape, blockStart, new long[blockShape.length], blockShape);
+    }
+}

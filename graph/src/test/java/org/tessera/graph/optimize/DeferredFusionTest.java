@@ -1,0 +1,161 @@
+package org.tessera.graph.optimize;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.tessera.graph.layer.BlockwiseArgument.blockIndex;
+import static org.tessera.graph.layer.BlockwiseArgument.blocks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.graph.Deferred;
+import org.tessera.graph.Deferring;
+import org.tessera.graph.Key;
+import org.tessera.graph.TaskFunction;
+import org.tessera.graph.TaskGraph;
+import org.tessera.graph.layer.BlockwiseLayer;
+import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.schedule.SynchronousScheduler;
+
+/**
+ * Fusion hands deferred values from a producer that makes them to a reader that takes them, and
+ * nowhere else: a reader that does not take them, and the task's caller, see computed values.
+ */
+class DeferredFusionTest {
+    /** How many times a deferred range was computed whole, and how many single elements were asked. */
+    static final AtomicInteger WHOLE = new AtomicInteger();
+    static final AtomicInteger ELEMENTS = new AtomicInteger();
+
+    /** The numbers {@code first .. first + length - 1}, computed only when asked. */
+    record DeferredRange(long first, int length) implements Deferred {
+        long element(int position) {
+            ELEMENTS.incrementAndGet();
+            return first + position;
+        }
+
+        @Override
+        public Object force() {
+            WHOLE.incrementAndGet();
+            List<Long> values = new ArrayList<>();
+            for (int position = 0; position < length; position++) {
+                values.add(first + position);
+            }
+            return values;
+        }
+    }
+
+    /** Block i: the range 10i .. 10i + 9, deferred when the reader takes it. */
+    record MakeRange() implements TaskFunction, Deferring {
+        @Override
+        public Object apply(List<Object> arguments) {
+            return applyDeferring(arguments).force();
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return false;
+        }
+
+        @Override
+        public DeferredRange applyDeferring(List<Object> arguments) {
+            return new DeferredRange(10L * ((int[]) arguments.getFirst())[0], 10);
+        }
+    }
+
+    /** The last element: asks one element of a deferred range instead of computing it whole. */
+    record Last() implements TaskFunction, Deferring {
+        @Override
+        public Object apply(List<Object> arguments) {
+            List<?> values = (List<?>) arguments.getFirst();
+            return values.getLast();
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return true;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) {
+            return arguments.getFirst() instanceof DeferredRange range ? range.element(range.length() - 1) : apply(arguments);
+        }
+    }
+
+    static final TaskFunction SIZE = TaskFunction.unary("size", (List<?> values) -> (long) values.size());
+
+    private static Map<Key, Object> compute(TaskFunction reader) {
+        HighLevelGraph graph = HighLevelGraph.empty()
+                .with(BlockwiseLayer.of("range", "i", new MakeRange(), Map.of('i', 3), blockIndex("i")), Set.of())
+                .with(BlockwiseLayer.of("read", "i", reader, Map.of('i', 3), blocks("range", "i", 3)), Set.of("range"));
+        List<Key> outputs = List.of(Key.of("read", 0), Key.of("read", 1), Key.of("read", 2));
+        TaskGraph optimized = Optimization.optimize(graph, outputs);
+        assertEquals(3, optimized.size(), "the producer is fused into its reader");
+        WHOLE.set(0);
+        ELEMENTS.set(0);
+        return new SynchronousScheduler().compute(optimized, outputs);
+    }
+
+    @Test
+    void aReaderThatTakesDeferredValuesAsksOnlyWhatItNeeds() {
+        Map<Key, Object> values = compute(new Last());
+        assertEquals(List.of(9L, 19L, 29L), List.of(values.get(Key.of("read", 0)), values.get(Key.of("read", 1)), values.get(Key.of("read", 2))));
+        assertEquals(0, WHOLE.get(), "no range was computed whole");
+        assertEquals(3, ELEMENTS.get());
+    }
+
+    @Test
+    void aReaderThatDoesNotTakeThemGetsComputedValues() {
+        Map<Key, Object> values = compute(SIZE);
+        assertEquals(10L, values.get(Key.of("read", 1)));
+        assertEquals(3, WHOLE.get());
+        assertEquals(0, ELEMENTS.get());
+    }
+
+    @Test
+    void aTaskNeverReturnsADeferredValue() throws Exception {
+        // The reader passes the range on: the fused task forces it before it returns.
+        TaskFunction passOn = new PassOn();
+        Map<Key, Object> values = compute(passOn);
+        assertEquals(List.of(20L, 21L, 22L, 23L, 24L, 25L, 26L, 27L, 28L, 29L), values.get(Key.of("read", 2)));
+        assertEquals(3, WHOLE.get());
+        BlockwiseFusion.Fused fused = new BlockwiseFusion.Fused(passOn, new MakeRange(), 0, 1, new int[0]);
+        assertFalse(fused.acceptsDeferred(0), "a block index is not a deferred value");
+        assertFalse(fused.apply(List.of(new int[] {4})) instanceof Deferred);
+    }
+
+    @Test
+    void aMiddleFunctionGivenADeferredValueHandsItsReaderAComputedOne() {
+        // range -> pass-on (takes deferred values) -> size (does not): pass-on's result is forced for size.
+        HighLevelGraph graph = HighLevelGraph.empty()
+                .with(BlockwiseLayer.of("range", "i", new MakeRange(), Map.of('i', 2), blockIndex("i")), Set.of())
+                .with(BlockwiseLayer.of("middle", "i", new PassOn(), Map.of('i', 2), blocks("range", "i", 2)), Set.of("range"))
+                .with(BlockwiseLayer.of("size", "i", SIZE, Map.of('i', 2), blocks("middle", "i", 2)), Set.of("middle"));
+        List<Key> outputs = List.of(Key.of("size", 0), Key.of("size", 1));
+        TaskGraph optimized = Optimization.optimize(graph, outputs);
+        assertEquals(2, optimized.size());
+        Map<Key, Object> values = new SynchronousScheduler().compute(optimized, outputs);
+        assertEquals(10L, values.get(Key.of("size", 1)));
+    }
+
+    /** Returns its argument as it is, deferred or not. */
+    record PassOn() implements TaskFunction, Deferring {
+        @Override
+        public Object apply(List<Object> arguments) {
+            return arguments.getFirst();
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return true;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) {
+            return arguments.getFirst();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.tessera.ndarray.memory;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * Reusable memory for arrays that live only while one short computation runs. Inside
+ * {@link #call}, every array the NDArray layer allocates on this thread is carved from this
+ * scratch's slabs; {@link #reset} then takes it all back at once. A loop over the parts of a block
+ * reuses the same few hundred kilobytes, which stay in the core's cache, where fresh arrays would
+ * each pull new memory through it (a fresh heap array is always cold: the allocator moves on).
+ * Nothing allocated inside may be used after the reset: callers copy what they keep.
+ */
+public final class Scratch {
+    // A thread local rather than a scoped value: it is read on every allocation, and a scoped
+    // value's lookup measured far slower there while bindings come and go once per part.
+    private static final ThreadLocal<Scratch> CURRENT = new ThreadLocal<>();
+    private static final long SLAB_BYTES = 1 << 20;
+    private static final long ALIGNMENT = 64;
+
+    private final List<MemorySegment> slabs = new ArrayList<>();
+    private int slab;
+    private long used;
+
+    /** The scratch this thread allocates from now, or null. */
+    static Scratch current() {
+        return CURRENT.get();
+    }
+
+    /** Runs {@code computation} with this thread's allocations taken from this scratch. */
+    public <T> T call(Callable<T> computation) throws Exception {
+        Scratch outer = CURRENT.get();
+        CURRENT.set(this);
+        try {
+            return computation.call();
+        } finally {
+            if (outer == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(outer);
+            }
+        }
+    }
+
+    /** Takes back everything allocated since the last reset; the slabs stay for the next round. */
+    public void reset() {
+        slab = 0;
+        used = 0;
+    }
+
+    /** Storage from the slabs, at multiples of 64 bytes, zero-filled when asked; a new slab when the current ones are full. */
+    MemorySegment allocate(long byteSize, boolean zeroed) {
+        long size = Math.max(ALIGNMENT, (byteSize + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
+        while (slab < slabs.size() && used + size > slabs.get(slab).byteSize()) {
+            slab++;
+            used = 0;
+        }
+        if (slab == slabs.size()) {
+            // Heap slabs like the arrays they stand in for: kernels compiled for heap segments stay monomorphic.
+            slabs.add(MemorySegment.ofArray(new long[(int) (Math.max(SLAB_BYTES, size) / Long.BYTES)]));
+            used = 0;
+        }
+        MemorySegment storage = slabs.get(slab).asSlice(used, byteSize);
+        used += size;
+        return zeroed ? storage.fill((byte) 0) : storage;
+    }
+}

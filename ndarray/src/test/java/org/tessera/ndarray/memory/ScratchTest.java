@@ -1,0 +1,58 @@
+package org.tessera.ndarray.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.ufunc.Ufuncs;
+
+class ScratchTest {
+    @Test
+    void roundsAfterAResetReuseTheSameMemory() throws Exception {
+        Scratch scratch = new Scratch();
+        NDArray first = scratch.call(() -> NDArray.zeros(DType.FLOAT64, 1000));
+        scratch.reset();
+        NDArray second = scratch.call(() -> NDArray.zeros(DType.FLOAT64, 1000));
+        assertTrue(Memory.overlap(first.segment(), second.segment()), "the second round reuses the first round's memory");
+        NDArray third = scratch.call(() -> NDArray.zeros(DType.FLOAT64, 1000));
+        assertFalse(Memory.overlap(second.segment(), third.segment()), "allocations within a round are apart");
+    }
+
+    @Test
+    void zerosAreZeroInReusedMemoryAndEmptyArraysKeepItsBytes() throws Exception {
+        Scratch scratch = new Scratch();
+        scratch.call(() -> Ufuncs.ADD.apply(NDArray.zeros(DType.FLOAT64, 64), 5.0));
+        scratch.reset();
+        NDArray zeros = scratch.call(() -> NDArray.zeros(DType.FLOAT64, 64));
+        assertEquals(0.0, zeros.getDouble(63));
+        scratch.reset();
+        NDArray reused = scratch.call(() -> NDArray.empty(DType.FLOAT64, 64));
+        reused.setDouble(1.5, 0);
+        scratch.reset();
+        NDArray again = scratch.call(() -> NDArray.empty(DType.FLOAT64, 64));
+        assertEquals(1.5, again.getDouble(0), "an empty array in scratch keeps the bytes it is given");
+        assertEquals(0.0, NDArray.empty(DType.FLOAT64, 64).getDouble(0), "outside a scratch an empty array is zero-filled");
+    }
+
+    @Test
+    void anInnerScratchGivesTheOuterOneBack() throws Exception {
+        Scratch outer = new Scratch();
+        Scratch inner = new Scratch();
+        NDArray[] seen = new NDArray[2];
+        outer.call(() -> {
+            inner.call(() -> seen[0] = NDArray.zeros(DType.FLOAT64, 8));
+            seen[1] = NDArray.zeros(DType.FLOAT64, 8);
+            return null;
+        });
+        assertFalse(Memory.overlap(seen[0].segment(), seen[1].segment()), "the inner call allocates from the inner scratch");
+        outer.reset();
+        assertTrue(Memory.overlap(seen[1].segment(), outer.call(() -> NDArray.zeros(DType.FLOAT64, 8)).segment()),
+                "after the inner call, allocations come from the outer scratch again");
+        NDArray plain = NDArray.zeros(DType.FLOAT64, 8);
+        assertFalse(Memory.overlap(plain.segment(), seen[0].segment()) || Memory.overlap(plain.segment(), seen[1].segment()),
+                "outside every call, arrays get memory of their own");
+    }
+}
