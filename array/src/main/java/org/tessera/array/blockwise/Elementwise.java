@@ -106,11 +106,16 @@ public final class Elementwise {
         @Override
         public Object apply(List<Object> arguments) {
             Object[] operands = arguments.toArray();
-            if (Arrays.stream(operands).anyMatch(operand -> operand instanceof AnyArray<?> && !(operand instanceof NDArray))) {
+            if (hasOtherFamilies(arguments)) {
                 // Blocks of other families: their namespaces compute, and families meet by the mixing rule.
                 return ArrayFamilies.apply(ufunc.name(), operands);
             }
             return output == 0 && ufunc.nout() == 1 ? ufunc.apply(operands) : ufunc.applyAll(operands)[output];
+        }
+
+        /** Whether any operand is a block of another family than NDArray. */
+        private static boolean hasOtherFamilies(List<Object> operands) {
+            return operands.stream().anyMatch(operand -> operand instanceof AnyArray<?> && !(operand instanceof NDArray));
         }
 
         @Override
@@ -123,8 +128,7 @@ public final class Elementwise {
             if (!DeferredBlock.anyDeferred(arguments)) {
                 return apply(arguments);
             }
-            boolean otherFamilies = arguments.stream().anyMatch(operand -> operand instanceof AnyArray<?> && !(operand instanceof NDArray));
-            if (otherFamilies) {
+            if (hasOtherFamilies(arguments)) {
                 List<Object> forced = new ArrayList<>(arguments.size());
                 for (Object argument : arguments) {
                     forced.add(Deferred.force(argument));
