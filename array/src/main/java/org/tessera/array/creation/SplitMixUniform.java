@@ -3,19 +3,21 @@ package org.tessera.array.creation;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
+import org.tessera.ndarray.kernel.SplitMix;
+import org.tessera.ndarray.kernel.VectorMath;
+
 /**
  * The uniform doubles of {@code new SplittableRandom(seed).nextDouble()}, made in bulk. SplitMix64
  * is a counter-based generator (the k-th value mixes {@code seed + k * gamma}), so each value is
- * computed independently of the one before: a plain counted loop that C2 vectorises, instead of a
- * call per element that carries the generator's state from one value to the next.
+ * computed independently of the one before: a run of values is one call to the {@link VectorMath}
+ * provider, which writes them straight into the block, or else a plain counted loop that C2
+ * vectorises into a buffer that is then copied in.
  */
 final class SplitMixUniform {
     private SplitMixUniform() {
     }
 
-    /** The increment {@code java.util.SplittableRandom} uses for a generator made from a seed. */
-    static final long GOLDEN_GAMMA = 0x9e3779b97f4a7c15L;
-    private static final double DOUBLE_UNIT = 0x1.0p-53;
+    static final long GOLDEN_GAMMA = SplitMix.GOLDEN_GAMMA;
     private static final int BATCH = 4096;
 
     /**
@@ -33,12 +35,7 @@ final class SplitMixUniform {
 
     /** Writes the first {@code count} values of the stream of {@code seed} as float64 from {@code offset}. */
     static void fill(long seed, MemorySegment segment, long offset, long count) {
-        double[] batch = new double[(int) Math.min(BATCH, count)];
-        for (long done = 0; done < count; done += batch.length) {
-            int length = (int) Math.min(batch.length, count - done);
-            generate(seed + done * GOLDEN_GAMMA, batch, 0, length);
-            MemorySegment.copy(batch, 0, segment, ValueLayout.JAVA_DOUBLE_UNALIGNED, offset + done * Double.BYTES, length);
-        }
+        generate(seed, STEPS, count, segment, offset, new double[(int) Math.min(BATCH, count)]);
     }
 
     /**
@@ -62,31 +59,18 @@ final class SplitMixUniform {
             blockStrides[axis] = stride;
             stride *= blockShape[axis];
         }
-        double[] buffer = new double[(int) Math.min(BATCH, runs * run)];
-        int buffered = 0;
-        long written = 0;
+        double[] buffer = new double[(int) Math.min(BATCH, run)];
         long[] row = new long[Math.max(0, ndim - 1)];
         for (long runIndex = 0; runIndex < runs; runIndex++) {
             long first = ndim == 0 ? 0 : regionStart[ndim - 1];
             for (int axis = 0; axis < ndim - 1; axis++) {
                 first += (regionStart[axis] + row[axis]) * blockStrides[axis];
             }
-            for (long done = 0; done < run; ) {
-                if (buffered == buffer.length) {
-                    MemorySegment.copy(buffer, 0, segment, ValueLayout.JAVA_DOUBLE_UNALIGNED, offset + written * Double.BYTES, buffered);
-                    written += buffered;
-                    buffered = 0;
-                }
-                int length = (int) Math.min(buffer.length - buffered, run - done);
-                generate(seed + (first + done) * GOLDEN_GAMMA, buffer, buffered, length);
-                buffered += length;
-                done += length;
-            }
+            generate(seed + first * GOLDEN_GAMMA, STEPS, run, segment, offset + runIndex * run * Double.BYTES, buffer);
             for (int axis = ndim - 2; axis >= 0 && ++row[axis] == regionShape[axis]; axis--) {
                 row[axis] = 0;
             }
         }
-        MemorySegment.copy(buffer, 0, segment, ValueLayout.JAVA_DOUBLE_UNALIGNED, offset + written * Double.BYTES, buffered);
     }
 
     /**
@@ -103,7 +87,7 @@ final class SplitMixUniform {
         }
         int runLength = (int) Math.min(BATCH, rows);
         long[] rowSteps = new long[runLength];
-        double[] column = new double[runLength];
+        double[] buffer = new double[runLength];
         for (long firstRow = 0; firstRow < rows; firstRow += runLength) {
             int length = (int) Math.min(runLength, rows - firstRow);
             for (int row = 0; row < length; row++) {
@@ -111,26 +95,29 @@ final class SplitMixUniform {
             }
             for (long columnIndex = 0; columnIndex < columns; columnIndex++) {
                 long base = seed + (regionStart[1] + columnIndex + 1) * GOLDEN_GAMMA;
-                for (int row = 0; row < length; row++) {
-                    column[row] = mix(base + rowSteps[row]);
-                }
-                MemorySegment.copy(column, 0, segment, ValueLayout.JAVA_DOUBLE_UNALIGNED, offset + (columnIndex * rows + firstRow) * Double.BYTES, length);
+                generate(base, rowSteps, length, segment, offset + (columnIndex * rows + firstRow) * Double.BYTES, buffer);
             }
         }
     }
 
-    /** Values {@code base + (k + 1) * gamma}, mixed, for k below {@code length}, into {@code into} from {@code at}. */
-    private static void generate(long base, double[] into, int at, int length) {
-        for (int i = 0; i < length; i++) {
-            into[at + i] = mix(base + STEPS[i]);
+    /**
+     * The values {@code SplitMix.uniform(base + steps[k])} for k below {@code count}, where runs longer
+     * than {@code steps} go on from {@code base + steps.length * gamma} (the steps being those of
+     * consecutive counters then), as float64 into {@code segment} from {@code offset}; {@code buffer}
+     * holds a batch when the provider declines.
+     */
+    private static void generate(long base, long[] steps, long count, MemorySegment segment, long offset, double[] buffer) {
+        VectorMath provider = VectorMath.selected();
+        for (long done = 0; done < count; done += steps.length) {
+            int length = (int) Math.min(steps.length, count - done);
+            long batchBase = base + done * GOLDEN_GAMMA;
+            long batchOffset = offset + done * Double.BYTES;
+            if (!provider.splitMixUniform(batchBase, steps, length, segment, batchOffset)) {
+                for (int i = 0; i < length; i++) {
+                    buffer[i] = SplitMix.uniform(batchBase + steps[i]);
+                }
+                MemorySegment.copy(buffer, 0, segment, ValueLayout.JAVA_DOUBLE_UNALIGNED, batchOffset, length);
+            }
         }
-    }
-
-    /** Stafford's "variant 13" finaliser (SplitMix64's output function) as a double in [0, 1). */
-    private static double mix(long counter) {
-        long z = counter;
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return ((z ^ (z >>> 31)) >>> 11) * DOUBLE_UNIT;
     }
 }

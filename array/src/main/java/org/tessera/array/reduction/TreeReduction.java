@@ -267,26 +267,30 @@ public final class TreeReduction {
             long[] blockStart = chunks.blockStart((int[]) arguments.get(1));
             boolean firstAxisReduced = axes.length > 0 && axes[0] == 0;
             List<NDArray[]> partials = new ArrayList<>();
-            Scratch scratch = new Scratch();
-            for (long row = 0; row < shape[0]; row += stripRows) {
-                long[] start = new long[shape.length];
-                long[] stripShape = shape.clone();
-                start[0] = row;
-                stripShape[0] = Math.min(stripRows, shape[0] - row);
-                long[] stripStart = blockStart.clone();
-                stripStart[0] += row;
-                // The strip's parts live in scratch memory that the next strip reuses; its partial is copied out.
-                NDArray[] partial = scratch.call(() -> kind.chunk(block.part(start, stripShape), axes, new ReductionKind.BlockPlace(stripStart, chunks.shape())));
-                for (int component = 0; component < partial.length; component++) {
-                    partial[component] = partial[component].copy();
+            Scratch scratch = Scratch.borrow();
+            try {
+                for (long row = 0; row < shape[0]; row += stripRows) {
+                    long[] start = new long[shape.length];
+                    long[] stripShape = shape.clone();
+                    start[0] = row;
+                    stripShape[0] = Math.min(stripRows, shape[0] - row);
+                    long[] stripStart = blockStart.clone();
+                    stripStart[0] += row;
+                    // The strip's parts live in scratch memory that the next strip reuses; its partial is copied out.
+                    NDArray[] partial = scratch.call(() -> kind.chunk(block.part(start, stripShape), axes, new ReductionKind.BlockPlace(stripStart, chunks.shape())));
+                    for (int component = 0; component < partial.length; component++) {
+                        partial[component] = partial[component].copy();
+                    }
+                    scratch.reset();
+                    partials.add(partial);
+                    if (firstAxisReduced && partials.size() == COMBINE_EVERY) {
+                        NDArray[] combined = kind.combine(joinFirstAxis(partials), axes);
+                        partials.clear();
+                        partials.add(combined);
+                    }
                 }
-                scratch.reset();
-                partials.add(partial);
-                if (firstAxisReduced && partials.size() == COMBINE_EVERY) {
-                    NDArray[] combined = kind.combine(joinFirstAxis(partials), axes);
-                    partials.clear();
-                    partials.add(combined);
-                }
+            } finally {
+                scratch.giveBack();
             }
             return firstAxisReduced && partials.size() > 1 ? kind.combine(joinFirstAxis(partials), axes) : joinFirstAxis(partials);
         }

@@ -1,13 +1,17 @@
 package org.tessera.ndarray.simd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.kernel.SplitMix;
 import org.tessera.ndarray.kernel.VectorMath;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
@@ -84,5 +88,108 @@ class VectorApiMathTest {
                 org.tessera.ndarray.dtype.Casting.SAME_KIND);
         assertEquals(0.0, out.getDouble(2), "nothing written before the output view");
         assertEquals(Math.exp(x.getDouble(999)), out.getDouble(1002), Math.ulp(Math.exp(x.getDouble(999))));
+    }
+
+    /** Every operator, at counts around the vector length and at word offsets into the backing array, is the scalar definition bit for bit. */
+    @Test
+    void arithmeticOverContiguousMemoryIsTheScalarOperatorExactly() {
+        VectorMath vector = new VectorApiMath();
+        SplittableRandom random = new SplittableRandom(11);
+        long[] xs = new long[300];
+        long[] ys = new long[300];
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = Double.doubleToRawLongBits((random.nextDouble() - 0.5) * 1e3);
+            ys[i] = Double.doubleToRawLongBits(i % 17 == 0 ? 0.0 : random.nextDouble() - 0.5);
+        }
+        MemorySegment x = MemorySegment.ofArray(xs);
+        MemorySegment y = MemorySegment.ofArray(ys);
+        for (VectorMath.Arithmetic operator : VectorMath.Arithmetic.values()) {
+            for (int count : new int[] {0, 1, 7, 8, 9, 16, 63, 64, 65, 250}) {
+                for (int shift : new int[] {0, 1, 3}) {
+                    long[] outs = new long[300];
+                    MemorySegment out = MemorySegment.ofArray(outs);
+                    assertTrue(vector.applyContiguous(operator, x, shift * 8L, y, 16, out, 8 * (shift + 2L), count));
+                    for (int i = 0; i < 300; i++) {
+                        double expected = i >= shift + 2 && i < shift + 2 + count
+                                ? operator.applyAsDouble(Double.longBitsToDouble(xs[i - 2]), Double.longBitsToDouble(ys[i - shift]))
+                                : 0.0;
+                        assertEquals(Double.doubleToRawLongBits(expected), outs[i], operator + " of " + count + " from " + shift + ", at " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Native, read-only, misaligned or too short memory is declined with nothing written, so the caller's own loop runs. */
+    @Test
+    void memoryTheVectorsCannotIndexIsDeclined() {
+        VectorMath vector = new VectorApiMath();
+        long[] words = new long[64];
+        MemorySegment heap = MemorySegment.ofArray(words);
+        MemorySegment slice = heap.asSlice(8, 80);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativeMemory = arena.allocate(512, 8);
+            assertFalse(vector.applyContiguous(VectorMath.Arithmetic.ADD, nativeMemory, 0, heap, 0, heap, 0, 16));
+        }
+        assertFalse(vector.applyContiguous(VectorMath.Arithmetic.ADD, heap, 0, heap.asReadOnly(), 0, heap, 0, 16));
+        assertFalse(vector.applyContiguous(VectorMath.Arithmetic.ADD, heap, 4, heap, 0, heap, 0, 16));
+        assertFalse(vector.applyContiguous(VectorMath.Arithmetic.ADD, heap, 0, heap, 0, slice, 0, 11), "11 elements do not fit a slice of 10");
+        assertFalse(vector.splitMixUniform(0, new long[16], 16, slice, 0));
+        assertFalse(vector.splitMixUniform(0, new long[8], 9, heap, 0), "more values than steps");
+        assertTrue(vector.splitMixUniform(0, new long[16], 10, slice, 0));
+        assertEquals(0L, words[0], "nothing before the slice");
+        assertEquals(0L, words[11], "nothing after the slice");
+    }
+
+    /** The vector generator gives SplittableRandom's own doubles, bit for bit, for steps of consecutive counters and for strided ones. */
+    @Test
+    void splitMixUniformIsSplittableRandomsStream() {
+        VectorMath vector = new VectorApiMath();
+        long seed = 0x1234_5678_9abcL;
+        long[] consecutive = new long[37];
+        long[] everyThird = new long[37];
+        for (int k = 0; k < consecutive.length; k++) {
+            consecutive[k] = (k + 1) * SplitMix.GOLDEN_GAMMA;
+            everyThird[k] = 3L * k * SplitMix.GOLDEN_GAMMA;
+        }
+        long[] words = new long[40];
+        assertTrue(vector.splitMixUniform(seed, consecutive, 37, MemorySegment.ofArray(words), 16));
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int k = 0; k < 37; k++) {
+            assertEquals(random.nextDouble(), Double.longBitsToDouble(words[k + 2]), "value " + k);
+        }
+        assertTrue(vector.splitMixUniform(seed + SplitMix.GOLDEN_GAMMA, everyThird, 37, MemorySegment.ofArray(words), 0));
+        double[] stream = new double[3 * 37];
+        SplittableRandom again = new SplittableRandom(seed);
+        for (int k = 0; k < stream.length; k++) {
+            stream[k] = again.nextDouble();
+        }
+        for (int k = 0; k < 37; k++) {
+            assertEquals(stream[3 * k], Double.longBitsToDouble(words[k]), "every third value, " + k);
+            assertEquals(SplitMix.uniform(seed + SplitMix.GOLDEN_GAMMA + everyThird[k]), Double.longBitsToDouble(words[k]));
+        }
+    }
+
+    /** The ufuncs' contiguous float64 kernels go through the provider: views at odd offsets, a scalar operand and a read-only input give the element-wise values. */
+    @Test
+    void theArithmeticUfuncsGiveElementwiseValuesThroughTheProvider() {
+        NDArray x = NDArrays.linspace(-5, 5, 1001);
+        NDArray y = Ufuncs.ADD.apply(NDArrays.linspace(1, 3, 1001), 0.5);
+        for (long start : new long[] {0, 3}) {
+            NDArray left = NDArrays.get(x, org.tessera.ndarray.index.Index.range(start, 1001L, 1L));
+            NDArray right = NDArrays.get(y, org.tessera.ndarray.index.Index.range(0L, 1001L - start, 1L)).readOnly();
+            NDArray sum = Ufuncs.ADD.apply(left, right);
+            NDArray difference = Ufuncs.SUBTRACT.apply(left, 2.0);
+            NDArray product = Ufuncs.MULTIPLY.apply(left, right);
+            NDArray quotient = Ufuncs.TRUE_DIVIDE.apply(left, right);
+            for (long i = 0; i < left.size(); i++) {
+                double a = left.getDouble(i);
+                double b = right.getDouble(i);
+                assertEquals(a + b, sum.getDouble(i), "add at " + i + " from " + start);
+                assertEquals(a - 2.0, difference.getDouble(i), "subtract at " + i);
+                assertEquals(a * b, product.getDouble(i), "multiply at " + i);
+                assertEquals(a / b, quotient.getDouble(i), "divide at " + i);
+            }
+        }
     }
 }

@@ -5,13 +5,17 @@ import java.lang.foreign.MemorySegment;
 import org.tessera.ndarray.dtype.DType;
 
 /**
- * The hottest float64 loops straight over contiguous memory: plain counted loops that C2 unrolls
- * and vectorises, with no per-element calls. Operand order is inputs then output; offsets in bytes.
+ * The hottest loops straight over contiguous memory, with no per-element calls: float64 arithmetic
+ * goes to the {@link VectorMath} provider first, since C2 compiles these loops over memory segments
+ * to one element per cycle; the plain counted loops are the fallback and the integer kernels. Operand order is inputs then output; offsets in bytes.
  */
 public final class ContiguousLoops {
     private ContiguousLoops() {}
 
     public static void addFloat64(MemorySegment[] segments, long[] offsets, long count) {
+        if (vectorised(VectorMath.Arithmetic.ADD, segments, offsets, count)) {
+            return;
+        }
         MemorySegment x = segments[0], y = segments[1], out = segments[2];
         long xo = offsets[0], yo = offsets[1], oo = offsets[2];
         for (long i = 0; i < count; i++) {
@@ -20,6 +24,9 @@ public final class ContiguousLoops {
     }
 
     public static void subtractFloat64(MemorySegment[] segments, long[] offsets, long count) {
+        if (vectorised(VectorMath.Arithmetic.SUBTRACT, segments, offsets, count)) {
+            return;
+        }
         MemorySegment x = segments[0], y = segments[1], out = segments[2];
         long xo = offsets[0], yo = offsets[1], oo = offsets[2];
         for (long i = 0; i < count; i++) {
@@ -28,6 +35,9 @@ public final class ContiguousLoops {
     }
 
     public static void multiplyFloat64(MemorySegment[] segments, long[] offsets, long count) {
+        if (vectorised(VectorMath.Arithmetic.MULTIPLY, segments, offsets, count)) {
+            return;
+        }
         MemorySegment x = segments[0], y = segments[1], out = segments[2];
         long xo = offsets[0], yo = offsets[1], oo = offsets[2];
         for (long i = 0; i < count; i++) {
@@ -36,11 +46,19 @@ public final class ContiguousLoops {
     }
 
     public static void divideFloat64(MemorySegment[] segments, long[] offsets, long count) {
+        if (vectorised(VectorMath.Arithmetic.DIVIDE, segments, offsets, count)) {
+            return;
+        }
         MemorySegment x = segments[0], y = segments[1], out = segments[2];
         long xo = offsets[0], yo = offsets[1], oo = offsets[2];
         for (long i = 0; i < count; i++) {
             out.set(Elements.F64, oo + i * 8, x.get(Elements.F64, xo + i * 8) / y.get(Elements.F64, yo + i * 8));
         }
+    }
+
+    /** The float64 arithmetic on the {@link VectorMath} provider; false where it declines (the scalar loop then runs). */
+    private static boolean vectorised(VectorMath.Arithmetic operator, MemorySegment[] segments, long[] offsets, long count) {
+        return VectorMath.selected().applyContiguous(operator, segments[0], offsets[0], segments[1], offsets[1], segments[2], offsets[2], count);
     }
 
     /** A {@link VectorMath} function over contiguous float64: the provider straight on memory where it can, else element by element. */

@@ -3,11 +3,14 @@ package org.tessera.ndarray.kernel;
 import java.lang.foreign.MemorySegment;
 import java.util.Locale;
 import java.util.ServiceLoader;
+import java.util.function.DoubleBinaryOperator;
 import java.util.function.DoubleUnaryOperator;
 
 /**
- * Transcendental functions over whole lane buffers, so that a provider can compute several lanes per
- * instruction. The Vector API provider lives in the optional module {@code tessera-ndarray-simd} (the
+ * Bulk float64 kernels that a provider can compute several lanes per instruction: transcendental
+ * functions over lane buffers, arithmetic over contiguous memory, and the uniform doubles of the
+ * SplitMix64 generator. C2 does not vectorise plain loops over memory segments on this JDK (one
+ * element per cycle for an add), so these are the loops worth a SIMD provider. The Vector API provider lives in the optional module {@code tessera-ndarray-simd} (the
  * incubator module needs {@code --add-modules jdk.incubator.vector} on the command line, which a
  * library cannot require of its users); it is found through {@link ServiceLoader}. When no provider
  * loads, the scalar {@link java.lang.Math} loop runs. {@code -Dtessera.simd=false} forces the scalar
@@ -30,6 +33,21 @@ public interface VectorMath {
         }
     }
 
+    /** The arithmetic operators a provider computes over lanes, each with its scalar definition. */
+    enum Arithmetic {
+        ADD((x, y) -> x + y), SUBTRACT((x, y) -> x - y), MULTIPLY((x, y) -> x * y), DIVIDE((x, y) -> x / y);
+
+        private final DoubleBinaryOperator scalar;
+
+        Arithmetic(DoubleBinaryOperator scalar) {
+            this.scalar = scalar;
+        }
+
+        public double applyAsDouble(double x, double y) {
+            return scalar.applyAsDouble(x, y);
+        }
+    }
+
     /** A short name for benchmark output: {@code "scalar"} or the provider's. */
     String name();
 
@@ -41,6 +59,23 @@ public interface VectorMath {
      * without lane buffers, where the provider can; false (nothing done) where it cannot.
      */
     default boolean applyContiguous(Function function, MemorySegment input, long inputOffset, MemorySegment output, long outputOffset, long count) {
+        return false;
+    }
+
+    /**
+     * {@code output[i] = operator(x[i], y[i])} over {@code count} contiguous float64 elements, where
+     * the provider can; false (nothing done) where it cannot. The output may be one of the inputs.
+     */
+    default boolean applyContiguous(Arithmetic operator, MemorySegment x, long xOffset, MemorySegment y, long yOffset, MemorySegment output, long outputOffset,
+            long count) {
+        return false;
+    }
+
+    /**
+     * {@code output[i] = SplitMix.uniform(base + steps[i])} for {@code i < count}, as contiguous
+     * float64 from {@code outputOffset}, where the provider can; false (nothing done) where it cannot.
+     */
+    default boolean splitMixUniform(long base, long[] steps, int count, MemorySegment output, long outputOffset) {
         return false;
     }
 

@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reusable memory for arrays that live only while one short computation runs. Inside
@@ -12,6 +14,10 @@ import java.util.concurrent.Callable;
  * reuses the same few hundred kilobytes, which stay in the core's cache, where fresh arrays would
  * each pull new memory through it (a fresh heap array is always cold: the allocator moves on).
  * Nothing allocated inside may be used after the reset: callers copy what they keep.
+ *
+ * <p>{@link #borrow} and {@link #giveBack} keep a few idle scratches for the next computation, so
+ * that a task does not allocate and zero its slabs anew: a pool rather than one per thread, since
+ * schedulers may run each task on a thread of its own.
  */
 public final class Scratch {
     // A thread local rather than a scoped value: it is read on every allocation, and a scoped
@@ -20,9 +26,34 @@ public final class Scratch {
     private static final long SLAB_BYTES = 1 << 20;
     private static final long ALIGNMENT = 64;
 
+    /** The most idle scratches kept: enough for every core to have one in use and one waiting. */
+    private static final int IDLE_LIMIT = 2 * Runtime.getRuntime().availableProcessors();
+    private static final ConcurrentLinkedQueue<Scratch> IDLE = new ConcurrentLinkedQueue<>();
+    private static final AtomicInteger IDLE_COUNT = new AtomicInteger();
+
     private final List<MemorySegment> slabs = new ArrayList<>();
     private int slab;
     private long used;
+
+    /** An idle scratch with its slabs, or a new one; {@link #giveBack} it when done. */
+    public static Scratch borrow() {
+        Scratch idle = IDLE.poll();
+        if (idle == null) {
+            return new Scratch();
+        }
+        IDLE_COUNT.decrementAndGet();
+        return idle;
+    }
+
+    /** Resets this scratch and keeps it for the next {@link #borrow}, unless enough are idle already. */
+    public void giveBack() {
+        reset();
+        if (IDLE_COUNT.incrementAndGet() <= IDLE_LIMIT) {
+            IDLE.offer(this);
+        } else {
+            IDLE_COUNT.decrementAndGet();
+        }
+    }
 
     /** The scratch this thread allocates from now, or null. */
     static Scratch current() {
