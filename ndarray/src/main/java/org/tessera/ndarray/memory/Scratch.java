@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -28,7 +28,8 @@ public final class Scratch {
 
     /** The most idle scratches kept: enough for every core to have one in use and one waiting. */
     private static final int IDLE_LIMIT = 2 * Runtime.getRuntime().availableProcessors();
-    private static final ConcurrentLinkedQueue<Scratch> IDLE = new ConcurrentLinkedQueue<>();
+    // Last in, first out: the scratch given back last has its slabs warmest in the cache.
+    private static final ConcurrentLinkedDeque<Scratch> IDLE = new ConcurrentLinkedDeque<>();
     private static final AtomicInteger IDLE_COUNT = new AtomicInteger();
 
     private final List<MemorySegment> slabs = new ArrayList<>();
@@ -37,7 +38,7 @@ public final class Scratch {
 
     /** An idle scratch with its slabs, or a new one; {@link #giveBack} it when done. */
     public static Scratch borrow() {
-        Scratch idle = IDLE.poll();
+        Scratch idle = IDLE.pollFirst();
         if (idle == null) {
             return new Scratch();
         }
@@ -49,7 +50,7 @@ public final class Scratch {
     public void giveBack() {
         reset();
         if (IDLE_COUNT.incrementAndGet() <= IDLE_LIMIT) {
-            IDLE.offer(this);
+            IDLE.offerFirst(this);
         } else {
             IDLE_COUNT.decrementAndGet();
         }

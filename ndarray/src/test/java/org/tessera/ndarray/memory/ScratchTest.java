@@ -55,4 +55,21 @@ class ScratchTest {
         assertFalse(Memory.overlap(plain.segment(), seen[0].segment()) || Memory.overlap(plain.segment(), seen[1].segment()),
                 "outside every call, arrays get memory of their own");
     }
+
+    @Test
+    void aScratchGivenBackIsBorrowedAgainWithItsSlabsAndNoneIsLentTwice() throws Exception {
+        Scratch first = Scratch.borrow();
+        Scratch second = Scratch.borrow();
+        assertTrue(first != second, "two borrowers never share a scratch");
+        NDArray used = first.call(() -> NDArray.zeros(DType.FLOAT64, 1000));
+        first.giveBack();
+        second.giveBack();
+        Scratch again = Scratch.borrow();
+        Scratch other = Scratch.borrow();
+        assertTrue(again == second && other == first, "the scratch given back last is lent first, one borrower each");
+        NDArray fresh = other.call(() -> NDArray.zeros(DType.FLOAT64, 1000));
+        assertTrue(Memory.overlap(used.segment(), fresh.segment()), "a scratch given back starts again at its first slab");
+        again.giveBack();
+        other.giveBack();
+    }
 }
