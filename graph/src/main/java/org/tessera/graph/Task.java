@@ -211,7 +211,8 @@ public sealed interface Task extends Serializable {
     /** Evaluates the task, taking the values of referenced keys from {@code results}. */
     default Object evaluate(Function<Key, Object> results) throws Exception {
         if (this instanceof Call call) {
-            return call.function().apply(evaluateAll(call.arguments(), results));
+            return call.function() instanceof Deferring deferring ? Deferred.force(evaluateDeferring(call, deferring, results))
+                    : call.function().apply(evaluateAll(call.arguments(), results));
         }
         if (this instanceof Literal literal) {
             return literal.value();
@@ -220,6 +221,23 @@ public sealed interface Task extends Serializable {
             return results.apply(ref.key());
         }
         return evaluateAll(((TaskList) this).items(), results);
+    }
+
+    /**
+     * A call of a {@link Deferring} function, whose result may stay deferred: a nested call of
+     * another at a position it accepts deferred (a chain that linear fusion built) hands over its
+     * deferred result, as blockwise fusion does, so the reader computes only what it reads of it.
+     */
+    private static Object evaluateDeferring(Call call, Deferring deferring, Function<Key, Object> results) throws Exception {
+        List<Task> arguments = call.arguments();
+        List<Object> values = new ArrayList<>(arguments.size());
+        for (int position = 0; position < arguments.size(); position++) {
+            Task argument = arguments.get(position);
+            values.add(argument instanceof Call nested && nested.function() instanceof Deferring producer && deferring.acceptsDeferred(position)
+                    ? evaluateDeferring(nested, producer, results)
+                    : argument.evaluate(results));
+        }
+        return deferring.applyDeferring(values);
     }
 
     private static List<Object> evaluateAll(List<Task> tasks, Function<Key, Object> results) throws Exception {

@@ -24,7 +24,9 @@ public final class Inlining {
             case Task.Literal literal -> true;
             case Task.Ref ref -> true;
             case Task.TaskList list -> list.items().stream().allMatch(item -> item instanceof Task.Literal || item instanceof Task.TaskList && isCheap(item));
-            case Task.Call call -> call.function().isCheap();
+            // A cheap function over an expensive nested call (what linear fusion makes) is not cheap:
+            // inlined, every reader would compute the nested call again.
+            case Task.Call call -> call.function().isCheap() && call.arguments().stream().allMatch(argument -> argument instanceof Task.Ref || isCheap(argument));
         };
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.tessera.graph.Deferred;
 import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
+import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.TaskGraph;
 import org.tessera.graph.layer.BlockwiseLayer;
@@ -139,6 +140,20 @@ class DeferredFusionTest {
         assertEquals(2, optimized.size());
         Map<Key, Object> values = new SynchronousScheduler().compute(optimized, outputs);
         assertEquals(10L, values.get(Key.of("size", 1)));
+    }
+
+    /** A chain that linear fusion nested into one task hands deferred values on as fusion does: to a reader that takes them, and computed to anything else. */
+    @Test
+    void aNestedCallHandsItsDeferredResultToAReaderThatTakesIt() throws Exception {
+        WHOLE.set(0);
+        ELEMENTS.set(0);
+        Task range = Task.call(new MakeRange(), (Object) new int[] {2});
+        assertEquals(29L, Task.call(new Last(), Task.call(new PassOn(), range)).evaluate(key -> null));
+        assertEquals(0, WHOLE.get(), "the range was never computed whole");
+        assertEquals(1, ELEMENTS.get());
+        assertEquals(10L, Task.call(SIZE, range).evaluate(key -> null));
+        assertEquals(1, WHOLE.get(), "a reader that does not take deferred values gets the range computed");
+        assertFalse(Task.call(new PassOn(), range).evaluate(key -> null) instanceof Deferred, "a task never returns a deferred value");
     }
 
     /** Returns its argument as it is, deferred or not. */

@@ -89,6 +89,26 @@ class OptimizationTest {
     }
 
     @Test
+    void aCheapFunctionOverAnExpensiveNestedCallIsNotCopiedIntoEachReader() {
+        java.util.concurrent.atomic.AtomicInteger loads = new java.util.concurrent.atomic.AtomicInteger();
+        TaskFunction load = TaskFunction.unary("load", (Long seed) -> {
+            loads.incrementAndGet();
+            return List.of(seed, seed + 1);
+        });
+        // What linear fusion makes of load -> getter: the getter is cheap, the load it calls is not.
+        TaskGraph graph = TaskGraph.builder()
+                .put("first", call(GETTER, call(load, 5L)))
+                .put("a", call(SUM, ref("first")))
+                .put("b", call(SUM, ref("first")))
+                .put("out", call(MINUS, ref("a"), ref("b")))
+                .build();
+        TaskGraph inlined = Inlining.inline(graph, List.of(Key.of("out")));
+        assertTrue(inlined.contains(Key.of("first")), "the nested load stays one task that both readers read");
+        assertEquals(0L, run(inlined, Key.of("out")));
+        assertEquals(1, loads.get(), "the load ran once");
+    }
+
+    @Test
     void consecutiveBlockwiseLayersFuseIntoOne() {
         Map<Character, Integer> counts = Map.of('i', 4, 'j', 3);
         TaskFunction make = TaskFunction.unary("make", (int[] index) -> 10L * index[0] + index[1]);
