@@ -233,11 +233,25 @@ public sealed interface Task extends Serializable {
         List<Object> values = new ArrayList<>(arguments.size());
         for (int position = 0; position < arguments.size(); position++) {
             Task argument = arguments.get(position);
-            values.add(argument instanceof Call nested && nested.function() instanceof Deferring producer && deferring.acceptsDeferred(position)
-                    ? evaluateDeferring(nested, producer, results)
-                    : argument.evaluate(results));
+            if (deferring.acceptsDeferred(position)) {
+                values.add(evaluateKeepingDeferred(argument, results));
+            } else if (argument instanceof TaskList list && deferring.acceptsDeferredItems(position)) {
+                List<Object> items = new ArrayList<>(list.items().size());
+                for (Task item : list.items()) {
+                    items.add(evaluateKeepingDeferred(item, results));
+                }
+                values.add(items);
+            } else {
+                values.add(argument.evaluate(results));
+            }
         }
         return deferring.applyDeferring(values);
+    }
+
+    /** The value of an argument that may be deferred: a call of a deferring function keeps its result as it is. */
+    private static Object evaluateKeepingDeferred(Task argument, Function<Key, Object> results) throws Exception {
+        return argument instanceof Call nested && nested.function() instanceof Deferring producer ? evaluateDeferring(nested, producer, results)
+                : argument.evaluate(results);
     }
 
     private static List<Object> evaluateAll(List<Task> tasks, Function<Key, Object> results) throws Exception {

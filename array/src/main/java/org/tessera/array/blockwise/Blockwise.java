@@ -239,6 +239,11 @@ public final class Blockwise {
         }
 
         @Override
+        public boolean defersCheaply() {
+            return joinAxes == null && function instanceof Deferring deferring && deferring.defersCheaply();
+        }
+
+        @Override
         public Object apply(List<Object> arguments) throws Exception {
             if (joinAxes == null) {
                 return function.apply(arguments);

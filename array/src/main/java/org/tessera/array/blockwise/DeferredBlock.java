@@ -66,28 +66,6 @@ public interface DeferredBlock extends Deferred {
         return view;
     }
 
-    /** The box {@code start}/{@code shape} of {@code block}, itself deferred: a part of it is the same part of the block, moved by {@code start}. */
-    static DeferredBlock box(DeferredBlock block, long[] start, long[] shape) {
-        return new Box(block, start.clone(), shape.clone());
-    }
-
-    /** A box of a deferred block; see {@link #box}. */
-    record Box(DeferredBlock block, long[] start, long[] shape) implements DeferredBlock {
-        @Override
-        public long[] shape() {
-            return shape.clone();
-        }
-
-        @Override
-        public NDArray part(long[] partStart, long[] partShape) throws Exception {
-            long[] moved = start.clone();
-            for (int axis = 0; axis < moved.length; axis++) {
-                moved[axis] += partStart[axis];
-            }
-            return block.part(moved, partShape);
-        }
-    }
-
     /** Whether any of the values is deferred. */
     static boolean anyDeferred(List<Object> values) {
         for (Object value : values) {

@@ -65,6 +65,11 @@ public final class CreationLayer {
         }
 
         @Override
+        public boolean defersCheaply() {
+            return maker instanceof RegionMaker;
+        }
+
+        @Override
         public String displayName() {
             return label;
         }

@@ -15,9 +15,9 @@ import org.tessera.ndarray.NDArray;
  * Basic indexing of one block: a view made of one step per block axis (plus new axes), in index
  * order. Views cost nothing, so the task is cheap and the optimiser may inline it into its readers.
  *
- * <p>A block not computed yet ({@link DeferredBlock}) is not made whole: a box of it stays deferred
- * for the reader, and any other selection computes only the box around what it selects, copied
- * compact when it keeps less, so that the box's memory is not held by the view.
+ * <p>A block not computed yet ({@link DeferredBlock}) is not made whole: the selection stays
+ * deferred, so its reader computes only what it reads, and the task costs nothing to repeat in
+ * each reader that takes it deferred.
  */
 record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
     @Serial
@@ -59,49 +59,80 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
     }
 
     @Override
-    public Object applyDeferring(List<Object> arguments) throws Exception {
+    public Object applyDeferring(List<Object> arguments) {
         if (!(arguments.getFirst() instanceof DeferredBlock block)) {
             return apply(arguments);
         }
-        long[] shape = block.shape();
-        long[] boxStart = new long[shape.length];
-        long[] boxShape = shape.clone();
-        List<Step> withinBox = new ArrayList<>(steps.size());
-        boolean plainBox = true;
+        long[] inputShape = block.shape();
+        List<Long> shape = new ArrayList<>();
         int axis = 0;
         for (Step step : steps) {
             switch (step) {
-                case Keep keep -> {
-                    withinBox.add(keep);
-                    axis++;
-                }
+                case Keep ignored -> shape.add(inputShape[axis++]);
                 case Range range -> {
-                    long first = range.count() == 0 ? 0 : range.step() > 0 ? range.start() : range.start() + range.step() * (range.count() - 1);
-                    boxStart[axis] = first;
-                    boxShape[axis] = range.count() == 0 ? 0 : Math.abs(range.step()) * (range.count() - 1) + 1;
-                    withinBox.add(new Range(range.start() - first, range.step(), range.count()));
-                    plainBox &= range.step() == 1 || range.count() <= 1;
+                    shape.add(range.count());
                     axis++;
                 }
-                case At at -> {
-                    boxStart[axis] = at.position();
-                    boxShape[axis] = 1;
-                    withinBox.add(new At(0));
-                    plainBox = false;
-                    axis++;
-                }
-                case Insert insert -> {
-                    withinBox.add(insert);
-                    plainBox = false;
-                }
+                case At ignored -> axis++;
+                case Insert ignored -> shape.add(1L);
             }
         }
-        if (plainBox) {
-            return DeferredBlock.box(block, boxStart, boxShape);
+        return new DeferredSelection(block, steps, shape.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    @Override
+    public boolean defersCheaply() {
+        return true;
+    }
+
+    /**
+     * What the steps select of a deferred block, itself deferred: a part of it computes the box of
+     * the block around the part's elements and selects them from it, copied compact when the box
+     * holds more, so a step of 3 keeps a third of what it computed, not a view of all of it.
+     */
+    record DeferredSelection(DeferredBlock block, List<Step> steps, long[] shape) implements DeferredBlock {
+        @Override
+        public long[] shape() {
+            return shape.clone();
         }
-        NDArray box = block.part(boxStart, boxShape);
-        NDArray selected = view(box, withinBox);
-        return selected.size() < box.size() ? selected.copy() : selected;
+
+        @Override
+        public NDArray part(long[] start, long[] partShape) throws Exception {
+            long[] boxStart = new long[block.shape().length];
+            long[] boxShape = new long[boxStart.length];
+            List<Step> withinBox = new ArrayList<>(steps.size());
+            int axis = 0;
+            int output = 0;
+            for (Step step : steps) {
+                switch (step) {
+                    case Keep keep -> {
+                        boxStart[axis] = start[output];
+                        boxShape[axis++] = partShape[output++];
+                        withinBox.add(keep);
+                    }
+                    case Range range -> {
+                        long count = partShape[output];
+                        long first = range.start() + range.step() * start[output++];
+                        long lowest = range.step() > 0 || count == 0 ? first : first + range.step() * (count - 1);
+                        boxStart[axis] = lowest;
+                        boxShape[axis++] = count == 0 ? 0 : Math.abs(range.step()) * (count - 1) + 1;
+                        withinBox.add(new Range(first - lowest, range.step(), count));
+                    }
+                    case At at -> {
+                        boxStart[axis] = at.position();
+                        boxShape[axis++] = 1;
+                        withinBox.add(new At(0));
+                    }
+                    case Insert insert -> {
+                        output++;
+                        withinBox.add(insert);
+                    }
+                }
+            }
+            NDArray box = block.part(boxStart, boxShape);
+            NDArray selected = view(box, withinBox);
+            return selected.size() < box.size() ? selected.copy() : selected;
+        }
     }
 
     /** What {@link #view} selects, for a block of another family, through its namespace. */

@@ -1,10 +1,13 @@
 package org.tessera.array.slicing;
 
 import java.io.Serial;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import org.tessera.array.Blocks;
+import org.tessera.array.blockwise.DeferredBlock;
+import org.tessera.graph.Deferring;
 import org.tessera.graph.TaskFunction;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
@@ -16,13 +19,16 @@ import org.tessera.ndarray.index.Indexing;
  * first, so the picked points form the first axis), written to their places among the block's
  * points, and the point axes then moved to where NumPy puts them.
  *
+ * <p>Input blocks not computed yet ({@link DeferredBlock}s) are not made whole: only the box around
+ * their points is computed, or, for points far apart along one axis, each point's slab alone.
+ *
  * @param axes          the indexed axes of the input blocks
  * @param coordinates   per input block, per indexed axis, the points' positions within the block
  * @param positions     per input block, where its points go among this block's points (C order of the point shape)
  * @param pointShape    the shape of this block's points
  * @param pointPosition where the point axes go among the other axes
  */
-record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[] pointShape, int pointPosition) implements TaskFunction {
+record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[] pointShape, int pointPosition) implements TaskFunction, Deferring {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -56,6 +62,72 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
         }
         NDArray shaped = flat.reshape(concat(pointShape, restShape));
         return shaped.transpose(pointAxesAt(shaped.ndim()));
+    }
+
+    @Override
+    public boolean acceptsDeferred(int position) {
+        return false;
+    }
+
+    @Override
+    public boolean acceptsDeferredItems(int position) {
+        return position == 0;
+    }
+
+    @Override
+    public Object applyDeferring(List<Object> arguments) throws Exception {
+        List<?> blocks = (List<?>) arguments.getFirst();
+        List<Object> computed = new ArrayList<>(blocks.size());
+        long[][][] computedCoordinates = coordinates.clone();
+        for (int input = 0; input < blocks.size(); input++) {
+            if (blocks.get(input) instanceof DeferredBlock deferred) {
+                computedCoordinates[input] = new long[axes.length][];
+                computed.add(pointsOf(deferred, coordinates[input], computedCoordinates[input]));
+            } else {
+                computed.add(blocks.get(input));
+            }
+        }
+        return new GatherBlock(axes, computedCoordinates, positions, pointShape, pointPosition).apply(List.of(computed));
+    }
+
+    /**
+     * What a deferred block must compute for its points: the box around them, or, along a single
+     * indexed axis whose points lie sparse, the slab of each distinct point stacked in order. Writes
+     * the points' coordinates within the result to {@code within}.
+     */
+    private NDArray pointsOf(DeferredBlock block, long[][] blockCoordinates, long[][] within) throws Exception {
+        long[] start = new long[block.shape().length];
+        long[] shape = block.shape();
+        int points = blockCoordinates[0].length;
+        if (axes.length == 1 && points > 0) {
+            long[] distinct = Arrays.stream(blockCoordinates[0]).distinct().sorted().toArray();
+            long span = distinct[distinct.length - 1] - distinct[0] + 1;
+            if (2 * distinct.length < span) {
+                int axis = axes[0];
+                NDArray stacked = null;
+                for (int rank = 0; rank < distinct.length; rank++) {
+                    start[axis] = distinct[rank];
+                    shape[axis] = 1;
+                    NDArray slab = block.part(start, shape);
+                    if (stacked == null) {
+                        long[] stackedShape = slab.shape();
+                        stackedShape[axis] = distinct.length;
+                        stacked = NDArray.empty(slab.dtype(), stackedShape);
+                    }
+                    stacked.slice(axis, rank, 1, 1).assign(slab);
+                }
+                within[0] = Arrays.stream(blockCoordinates[0]).map(coordinate -> Arrays.binarySearch(distinct, coordinate)).toArray();
+                return stacked;
+            }
+        }
+        for (int indexed = 0; indexed < axes.length; indexed++) {
+            long lowest = points == 0 ? 0 : Arrays.stream(blockCoordinates[indexed]).min().orElseThrow();
+            long highest = points == 0 ? -1 : Arrays.stream(blockCoordinates[indexed]).max().orElseThrow();
+            start[axes[indexed]] = lowest;
+            shape[axes[indexed]] = highest - lowest + 1;
+            within[indexed] = Arrays.stream(blockCoordinates[indexed]).map(coordinate -> coordinate - lowest).toArray();
+        }
+        return block.part(start, shape);
     }
 
     /** The picked points of one block: shape (points, other axes...). */

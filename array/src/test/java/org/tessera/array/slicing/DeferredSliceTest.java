@@ -2,7 +2,9 @@ package org.tessera.array.slicing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -12,6 +14,7 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.graph.schedule.SynchronousScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.index.Index;
@@ -63,5 +66,26 @@ class DeferredSliceTest {
         for (long position = 0; position < expected.size(); position++) {
             assertEquals(expected.reshape(-1).getDouble(position), actual.reshape(-1).getDouble(position), "at " + position);
         }
+    }
+
+    @Test
+    void aGatherOfAFewRowsOfARandomArrayComputesOnlyThoseRows() {
+        // Four 2000 x 2000 blocks of 32 MB; five rows of the strided view are 5 x 2000 values per block column.
+        ChunkedArray x = Creation.random(4, Creation.Distribution.UNIFORM, new long[] {4000, 4000}, ChunkSpec.of(2000, 2000));
+        ChunkedArray picked = x.get(Index.range(null, null, 3L), Index.all()).get(Index.of(NDArrays.array(new long[] {1200, 3, 17, 900, 4})));
+        picked.sum().compute(new SynchronousScheduler());
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        double sum = picked.sum().compute(new SynchronousScheduler()).getDouble();
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(allocated < 8L << 20, "picking five rows allocated " + (allocated >> 20) + " MB; one whole block is 32 MB");
+        NDArray whole = x.compute();
+        double expected = 0;
+        for (long row : new long[] {1200, 3, 17, 900, 4}) {
+            for (long column = 0; column < 4000; column++) {
+                expected += whole.getDouble(3 * row, column);
+            }
+        }
+        assertEquals(expected, sum, expected * 1e-12);
     }
 }

@@ -218,6 +218,12 @@ public final class BlockwiseFusion {
             return false;
         }
 
+        @Override
+        public boolean defersCheaply() {
+            return sharedPositions.length == 0 && readerAccepts(position) && reader instanceof Deferring readerDeferring && readerDeferring.defersCheaply()
+                    && producer instanceof Deferring producerDeferring && producerDeferring.defersCheaply();
+        }
+
         private boolean readerAccepts(int readerPosition) {
             return reader instanceof Deferring deferring && deferring.acceptsDeferred(readerPosition);
         }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
+import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
@@ -12,7 +13,9 @@ import org.tessera.graph.TaskGraph;
 /**
  * Inlines cheap tasks into their readers, as Dask's {@code inline}: a literal (or a list of
  * literals), an alias of another key, or a call of a function marked {@link org.tessera.graph.TaskFunction#isCheap() cheap} costs
- * less to recompute in each reader than to schedule and hold as a result.
+ * less to recompute in each reader than to schedule and hold as a result. So does a call that defers
+ * cheaply (a random block made box by box, a slice of one) in readers that take it deferred: each
+ * computes only what it reads, and no block is held for readers scattered through the computation.
  */
 public final class Inlining {
     private Inlining() {
@@ -30,13 +33,73 @@ public final class Inlining {
         };
     }
 
-    /** The graph with cheap tasks copied into their readers; keys in {@code keep} stay as keys. */
+    /**
+     * Whether the task's value costs nothing until a part of it is asked: a call of a function that
+     * {@link Deferring#defersCheaply() defers cheaply}, whose arguments are keys, cheap, or such
+     * calls at positions it takes deferred.
+     */
+    static boolean defersCheaply(Task task) {
+        if (!(task instanceof Task.Call call) || !(call.function() instanceof Deferring deferring) || !deferring.defersCheaply()) {
+            return false;
+        }
+        for (int position = 0; position < call.arguments().size(); position++) {
+            Task argument = call.arguments().get(position);
+            if (!(argument instanceof Task.Ref) && !isCheap(argument) && !(deferring.acceptsDeferred(position) && defersCheaply(argument))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean readersTakeItDeferred(TaskGraph graph, Map<Key, Task> changed, Key key) {
+        for (Key reader : graph.dependents(key)) {
+            if (!readsOnlyDeferred(Rewrites.current(graph, changed, reader), key)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether every read of {@code key} in {@code task} is an argument that its call takes deferred,
+     * or an item of a list argument whose items it takes deferred: there an inlined call that defers
+     * cheaply is asked only for what the reader reads, so repeating it in every reader costs nothing.
+     */
+    static boolean readsOnlyDeferred(Task task, Key key) {
+        if (task instanceof Task.Ref ref) {
+            return !ref.key().equals(key);
+        }
+        if (task instanceof Task.TaskList list) {
+            return list.items().stream().allMatch(item -> readsOnlyDeferred(item, key));
+        }
+        if (!(task instanceof Task.Call call) || !Task.readsKeys(call)) {
+            return true;
+        }
+        Deferring deferring = call.function() instanceof Deferring function ? function : null;
+        for (int position = 0; position < call.arguments().size(); position++) {
+            Task argument = call.arguments().get(position);
+            boolean deferred = argument instanceof Task.Ref ref && ref.key().equals(key)
+                    ? deferring != null && deferring.acceptsDeferred(position)
+                    : argument instanceof Task.TaskList list && deferring != null && deferring.acceptsDeferredItems(position)
+                            ? list.items().stream().allMatch(item -> item instanceof Task.Ref ref && ref.key().equals(key) || readsOnlyDeferred(item, key))
+                            : readsOnlyDeferred(argument, key);
+            if (!deferred) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The graph with cheap tasks copied into their readers, and tasks that defer cheaply into readers
+     * that take them deferred; keys in {@code keep} stay as keys.
+     */
     public static TaskGraph inline(TaskGraph graph, Collection<Key> keep) {
         Set<Key> kept = Set.copyOf(keep);
         // Most graphs have no cheap task outside the kept keys: then the topological order is not needed.
         boolean anyCheap = false;
         for (Map.Entry<Key, Task> entry : graph.tasks().entrySet()) {
-            if (!kept.contains(entry.getKey()) && isCheap(entry.getValue())) {
+            if (!kept.contains(entry.getKey()) && (isCheap(entry.getValue()) || defersCheaply(entry.getValue()))) {
                 anyCheap = true;
                 break;
             }
@@ -48,7 +111,7 @@ public final class Inlining {
         Set<Key> removed = new java.util.HashSet<>();
         for (Key key : graph.topologicalOrder()) {
             Task task = Rewrites.current(graph, changed, key);
-            if (kept.contains(key) || !isCheap(task) || graph.dependents(key).isEmpty()) {
+            if (kept.contains(key) || graph.dependents(key).isEmpty() || !isCheap(task) && !(defersCheaply(task) && readersTakeItDeferred(graph, changed, key))) {
                 continue;
             }
             for (Key reader : graph.dependents(key)) {

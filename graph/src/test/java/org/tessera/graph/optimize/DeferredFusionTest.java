@@ -2,6 +2,7 @@ package org.tessera.graph.optimize;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tessera.graph.layer.BlockwiseArgument.blockIndex;
 import static org.tessera.graph.layer.BlockwiseArgument.blocks;
 
@@ -64,6 +65,11 @@ class DeferredFusionTest {
         @Override
         public DeferredRange applyDeferring(List<Object> arguments) {
             return new DeferredRange(10L * ((int[]) arguments.getFirst())[0], 10);
+        }
+
+        @Override
+        public boolean defersCheaply() {
+            return true;
         }
     }
 
@@ -154,6 +160,37 @@ class DeferredFusionTest {
         assertEquals(10L, Task.call(SIZE, range).evaluate(key -> null));
         assertEquals(1, WHOLE.get(), "a reader that does not take deferred values gets the range computed");
         assertFalse(Task.call(new PassOn(), range).evaluate(key -> null) instanceof Deferred, "a task never returns a deferred value");
+    }
+
+    /** A task that defers cheaply is repeated in readers that take it deferred, and stays one task where a reader would compute it whole. */
+    @Test
+    void aTaskThatDefersCheaplyIsInlinedOnlyIntoReadersThatTakeItDeferred() {
+        TaskGraph both = TaskGraph.builder()
+                .put("range", Task.call(new MakeRange(), (Object) new int[] {1}))
+                .put("last", Task.call(new Last(), Task.ref("range")))
+                .put("again", Task.call(new Last(), Task.ref("range")))
+                .build();
+        List<Key> outputs = List.of(Key.of("last"), Key.of("again"));
+        TaskGraph inlined = Inlining.inline(both, outputs);
+        assertEquals(Set.of(Key.of("last"), Key.of("again")), inlined.keys(), "the range is asked for its last element in each reader");
+        WHOLE.set(0);
+        ELEMENTS.set(0);
+        Map<Key, Object> values = new SynchronousScheduler().compute(inlined, outputs);
+        assertEquals(19L, values.get(Key.of("again")));
+        assertEquals(0, WHOLE.get());
+        assertEquals(2, ELEMENTS.get());
+
+        TaskGraph mixed = TaskGraph.builder()
+                .put("range", Task.call(new MakeRange(), (Object) new int[] {1}))
+                .put("last", Task.call(new Last(), Task.ref("range")))
+                .put("size", Task.call(SIZE, Task.ref("range")))
+                .build();
+        List<Key> mixedOutputs = List.of(Key.of("last"), Key.of("size"));
+        TaskGraph kept = Inlining.inline(mixed, mixedOutputs);
+        assertTrue(kept.contains(Key.of("range")), "a reader that computes the range whole keeps it one task");
+        WHOLE.set(0);
+        assertEquals(10L, new SynchronousScheduler().compute(kept, mixedOutputs).get(Key.of("size")));
+        assertEquals(1, WHOLE.get(), "computed once, for both readers");
     }
 
     /** Returns its argument as it is, deferred or not. */
