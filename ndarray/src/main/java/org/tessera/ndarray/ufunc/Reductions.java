@@ -157,6 +157,10 @@ public final class Reductions {
         DType computed = loop.outputs().getFirst();
         int normalized = Shapes.normalizeAxis(axis, Math.max(x.ndim(), 1));
         NDArray input = x.ndim() == 0 ? x.reshape(1) : x;
+        NDArray byRuns = accumulateRuns(loop, input, normalized);
+        if (byRuns != null) {
+            return byRuns;
+        }
         Axes axes = Axes.of(new int[] {normalized}, input.ndim());
         NDArray rows = axes.asRows(input, computed);
         NDArray result = NDArray.zeros(computed, rows.shape());
@@ -168,6 +172,51 @@ public final class Reductions {
                     result.segment(), row * columns * computed.byteSize(), computed.byteSize());
         }
         return backFromRows(result, input.shape(), axes).reshape(x.ndim() == 0 ? new long[0] : input.shape());
+    }
+
+    /** The shortest run after the scanned axis worth a kernel call of its own. */
+    private static final long SHORTEST_RUN = 16;
+
+    /**
+     * The scan of a C-contiguous float64 or int64 operand along an axis followed by runs of at least
+     * {@link #SHORTEST_RUN} elements, run by run: the first run is copied, and each next one is the
+     * previous result combined with the input's run through the loop's contiguous kernel. These are
+     * the fold's operations, element by element in the same order, but over whole runs, where the fold
+     * steps through each column alone (with the scanned axis first, across rows of memory); null when
+     * the operand does not qualify.
+     */
+    private static NDArray accumulateRuns(Loop loop, NDArray input, int axis) {
+        DType computed = loop.outputs().getFirst();
+        if (loop.contiguous() == null || input.dtype() != computed || computed != DType.FLOAT64 && computed != DType.INT64 || !input.isCContiguous()) {
+            return null;
+        }
+        long outer = 1;
+        for (int before = 0; before < axis; before++) {
+            outer *= input.shape(before);
+        }
+        long run = 1;
+        for (int after = axis + 1; after < input.ndim(); after++) {
+            run *= input.shape(after);
+        }
+        long length = input.shape(axis);
+        if (run < SHORTEST_RUN || outer * length == 0) {
+            return null;
+        }
+        NDArray result = NDArray.empty(computed, input.shape());
+        long runBytes = run * computed.byteSize();
+        MemorySegment[] segments = {result.segment(), input.segment(), result.segment()};
+        long[] offsets = new long[3];
+        for (long block = 0; block < outer; block++) {
+            long start = block * length * runBytes;
+            MemorySegment.copy(input.segment(), input.byteOffset() + start, result.segment(), result.byteOffset() + start, runBytes);
+            for (long position = 1; position < length; position++) {
+                offsets[0] = result.byteOffset() + start + (position - 1) * runBytes;
+                offsets[1] = input.byteOffset() + start + position * runBytes;
+                offsets[2] = result.byteOffset() + start + position * runBytes;
+                loop.contiguous().run(segments, offsets, run);
+            }
+        }
+        return result;
     }
 
     /**

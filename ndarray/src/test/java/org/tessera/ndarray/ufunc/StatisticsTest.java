@@ -171,4 +171,45 @@ class StatisticsTest {
         NDArray nanVariances = Statistics.nanvar(x, Options.axes(1), 0);
         assertEquals(1.0, nanVariances.getDouble(1));
     }
+
+    /** Scans whose runs after the axis are long go run by run; each element must be the sequential fold of its column, bit for bit. */
+    @Test
+    void scansOverLongRunsAreTheSequentialFoldOfEachColumn() {
+        Random random = new Random(3);
+        NDArray floats = NDArray.zeros(DType.FLOAT64, 5, 7, 40);
+        NDArray longs = NDArray.zeros(DType.INT64, 5, 7, 40);
+        for (long i = 0; i < 5; i++) {
+            for (long j = 0; j < 7; j++) {
+                for (long k = 0; k < 40; k++) {
+                    floats.setDouble((random.nextDouble() - 0.3) * Math.pow(10, random.nextInt(-5, 6)), i, j, k);
+                    longs.setLong(random.nextLong(), i, j, k);
+                }
+            }
+        }
+        for (int axis : new int[] {0, 1}) {
+            NDArray sums = Statistics.cumsum(floats, axis, null);
+            NDArray products = Statistics.cumprod(floats, axis, null);
+            NDArray wrapped = Statistics.cumsum(longs, axis, null);
+            for (long i = 0; i < 5; i++) {
+                for (long j = 0; j < 7; j++) {
+                    for (long k = 0; k < 40; k++) {
+                        double sum = floats.getDouble(axis == 0 ? 0 : i, axis == 0 ? j : 0, k);
+                        double product = sum;
+                        long total = longs.getLong(axis == 0 ? 0 : i, axis == 0 ? j : 0, k);
+                        for (long step = 1; step <= (axis == 0 ? i : j); step++) {
+                            long row = axis == 0 ? step : i;
+                            long column = axis == 0 ? j : step;
+                            sum += floats.getDouble(row, column, k);
+                            product *= floats.getDouble(row, column, k);
+                            total += longs.getLong(row, column, k);
+                        }
+                        String at = "axis " + axis + " at " + i + ", " + j + ", " + k;
+                        assertEquals(Double.doubleToRawLongBits(sum), Double.doubleToRawLongBits(sums.getDouble(i, j, k)), "cumsum " + at);
+                        assertEquals(Double.doubleToRawLongBits(product), Double.doubleToRawLongBits(products.getDouble(i, j, k)), "cumprod " + at);
+                        assertEquals(total, wrapped.getLong(i, j, k), "int64 cumsum wraps, " + at);
+                    }
+                }
+            }
+        }
+    }
 }
