@@ -12,10 +12,12 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.reshape.Flatten;
+import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -220,8 +222,11 @@ public final class CumulativeScan {
         };
     }
 
-    /** The scan of one block. */
-    record BlockScan(Kind kind, int axis, DType dtype) implements BlockFunction {
+    /**
+     * The scan of one block. A sum or product of a block not computed yet, in its own dtype, stays
+     * deferred ({@link DeferredScan}): readers that want its last slice, or a part, compute only that.
+     */
+    record BlockScan(Kind kind, int axis, DType dtype) implements BlockFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -229,10 +234,29 @@ public final class CumulativeScan {
         public NDArray apply(List<Object> arguments) {
             return blockScan(kind, Blocks.dense(arguments.getFirst(), "cumulative scan"), axis, dtype);
         }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return position == 0;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            if (arguments.getFirst() instanceof DeferredBlock block) {
+                boolean keepsDtype = dtype == null && (kind == Kind.CUMSUM || kind == Kind.CUMPROD);
+                return keepsDtype ? new DeferredScan(kind, axis, block) : apply(List.of(block.force()));
+            }
+            return apply(arguments);
+        }
+
+        @Override
+        public boolean defersCheaply() {
+            return dtype == null && (kind == Kind.CUMSUM || kind == Kind.CUMPROD);
+        }
     }
 
     /** The last slice along the axis, kept with length 1: the running total at the block's end. */
-    record LastSlice(int axis) implements TaskFunction {
+    record LastSlice(int axis) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -243,27 +267,77 @@ public final class CumulativeScan {
         }
 
         @Override
+        public boolean acceptsDeferred(int position) {
+            return position == 0;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            if (!(arguments.getFirst() instanceof DeferredBlock block)) {
+                return apply(arguments);
+            }
+            long[] shape = block.shape();
+            long[] start = new long[shape.length];
+            start[axis] = shape[axis] - 1;
+            shape[axis] = 1;
+            return block.part(start, shape);
+        }
+
+        @Override
         public String displayName() {
             return "last-slice";
         }
     }
 
-    /** Adds (or multiplies) a carry into a block, broadcasting along the axis. */
-    record Combine(Ufunc ufunc) implements TaskFunction {
+    /** Adds (or multiplies) a carry into a block, broadcasting along the axis; a deferred block stays deferred, each part combined alone. */
+    record Combine(Ufunc ufunc) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public Object apply(List<Object> arguments) {
-            NDArray block = Blocks.dense(arguments.get(0), "cumulative scan");
-            NDArray carry = Blocks.dense(arguments.get(1), "cumulative scan");
+            return combine(Blocks.dense(arguments.get(0), "cumulative scan"), Blocks.dense(arguments.get(1), "cumulative scan"));
+        }
+
+        private NDArray combine(NDArray block, NDArray carry) {
             NDArray result = ufunc.apply(block, carry);
             return result.dtype() == block.dtype() ? result : result.astype(block.dtype());
         }
 
         @Override
+        public boolean acceptsDeferred(int position) {
+            return position == 0;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) {
+            if (!(arguments.get(0) instanceof DeferredBlock block)) {
+                return apply(arguments);
+            }
+            return new CombinedBlock(this, block, Blocks.dense(arguments.get(1), "cumulative scan"));
+        }
+
+        @Override
+        public boolean defersCheaply() {
+            return true;
+        }
+
+        @Override
         public String displayName() {
             return ufunc.name();
+        }
+    }
+
+    /** A deferred block with a carry combined in, part by part. */
+    private record CombinedBlock(Combine combine, DeferredBlock block, NDArray carry) implements DeferredBlock {
+        @Override
+        public long[] shape() {
+            return block.shape();
+        }
+
+        @Override
+        public NDArray part(long[] start, long[] shape) throws Exception {
+            return combine.combine(block.part(start, shape), (NDArray) DeferredBlock.cut(carry, shape.length, start, shape));
         }
     }
 }

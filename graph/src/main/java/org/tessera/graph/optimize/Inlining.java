@@ -35,8 +35,9 @@ public final class Inlining {
 
     /**
      * Whether the task's value costs nothing until a part of it is asked: a call of a function that
-     * {@link Deferring#defersCheaply() defers cheaply}, whose arguments are keys, cheap, or such
-     * calls at positions it takes deferred.
+     * {@link Deferring#defersCheaply() defers cheaply}, whose arguments at the positions it takes
+     * deferred are such calls themselves (a computed block there could be computed on at once), and
+     * whose other arguments are keys or cheap.
      */
     static boolean defersCheaply(Task task) {
         if (!(task instanceof Task.Call call) || !(call.function() instanceof Deferring deferring) || !deferring.defersCheaply()) {
@@ -44,7 +45,8 @@ public final class Inlining {
         }
         for (int position = 0; position < call.arguments().size(); position++) {
             Task argument = call.arguments().get(position);
-            if (!(argument instanceof Task.Ref) && !isCheap(argument) && !(deferring.acceptsDeferred(position) && defersCheaply(argument))) {
+            boolean deferred = deferring.acceptsDeferred(position) ? defersCheaply(argument) : argument instanceof Task.Ref || isCheap(argument);
+            if (!deferred) {
                 return false;
             }
         }
