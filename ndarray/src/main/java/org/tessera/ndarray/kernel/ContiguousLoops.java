@@ -56,9 +56,17 @@ public final class ContiguousLoops {
         }
     }
 
-    /** The float64 arithmetic on the {@link VectorMath} provider; false where it declines (the scalar loop then runs). */
+    /**
+     * The fewest elements worth the provider: below it the scalar loop is as fast, and a program of
+     * tiny blocks (W5's 100,000 blocks of ten) would otherwise run the Vector API's boxed form until
+     * C2 compiles it, whose garbage grew W5's heap by a hundred megabytes.
+     */
+    private static final long VECTOR_MINIMUM = 64;
+
+    /** The float64 arithmetic on the {@link VectorMath} provider; false where it declines or the run is short (the scalar loop then runs). */
     private static boolean vectorised(VectorMath.Arithmetic operator, MemorySegment[] segments, long[] offsets, long count) {
-        return VectorMath.selected().applyContiguous(operator, segments[0], offsets[0], segments[1], offsets[1], segments[2], offsets[2], count);
+        return count >= VECTOR_MINIMUM
+                && VectorMath.selected().applyContiguous(operator, segments[0], offsets[0], segments[1], offsets[1], segments[2], offsets[2], count);
     }
 
     /** A {@link VectorMath} function over contiguous float64: the provider straight on memory where it can, else element by element. */
