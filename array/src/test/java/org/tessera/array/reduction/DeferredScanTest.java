@@ -4,17 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
+import org.tessera.array.Allocation;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
-import org.tessera.graph.schedule.SynchronousScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.index.Index;
 
@@ -57,12 +56,9 @@ class DeferredScanTest {
         // Four 2000 x 2000 blocks of 32 MB: made whole, each block and its scan would be 64 MB.
         ChunkedArray x = Creation.random(2, Creation.Distribution.UNIFORM, new long[] {4000, 4000}, ChunkSpec.of(2000, 2000));
         ChunkedArray last = x.cumsum(0).get(Index.at(-1));
-        last.compute(new SynchronousScheduler());
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        NDArray totals = last.compute(new SynchronousScheduler());
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        assertTrue(allocated < 32L << 20, "the last row of the scan allocated " + (allocated >> 20) + " MB, a whole block's worth");
+        Allocation run = Allocation.ofSecondCompute(last);
+        assertTrue(run.bytes() < 32L << 20, "the last row of the scan allocated " + run.megabytes() + " MB, a whole block's worth");
+        NDArray totals = run.result();
         NDArray whole = x.compute();
         for (long column : new long[] {0, 1999, 2000, 3999}) {
             // Each block's scan runs on its own; the second block's total is then added to the first's carry.

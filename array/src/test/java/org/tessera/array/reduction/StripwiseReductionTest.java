@@ -4,17 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
+import org.tessera.array.Allocation;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
-import org.tessera.graph.schedule.SynchronousScheduler;
 import org.tessera.ndarray.NDArray;
 
 /**
@@ -65,11 +64,9 @@ class StripwiseReductionTest {
         // (Two blocks a side, so that x and x.T are two reads of different blocks, not one shared read.)
         ChunkedArray x = Creation.random(3, Creation.Distribution.UNIFORM, new long[] {4000, 4000}, ChunkSpec.of(2000, 2000));
         ChunkedArray total = x.add(x.T()).sum(0);
-        total.compute(new SynchronousScheduler());
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        NDArray sums = total.compute(new SynchronousScheduler());
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        Allocation run = Allocation.ofSecondCompute(total);
+        NDArray sums = run.result();
+        long allocated = run.bytes();
         // Whole blocks would be 12 x 32 MB; strips leave scratch slabs and partials, a few megabytes a task.
         assertTrue(allocated < 64L << 20, "reducing four 32 MB blocks allocated " + (allocated >> 20) + " MB, more than two blocks");
         NDArray whole = x.compute();

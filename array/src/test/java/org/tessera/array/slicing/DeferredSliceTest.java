@@ -4,17 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.tessera.array.Allocation;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
-import org.tessera.graph.schedule.SynchronousScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.index.Index;
@@ -73,12 +72,9 @@ class DeferredSliceTest {
         // Four 2000 x 2000 blocks of 32 MB; five rows of the strided view are 5 x 2000 values per block column.
         ChunkedArray x = Creation.random(4, Creation.Distribution.UNIFORM, new long[] {4000, 4000}, ChunkSpec.of(2000, 2000));
         ChunkedArray picked = x.get(Index.range(null, null, 3L), Index.all()).get(Index.of(NDArrays.array(new long[] {1200, 3, 17, 900, 4})));
-        picked.sum().compute(new SynchronousScheduler());
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        double sum = picked.sum().compute(new SynchronousScheduler()).getDouble();
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        assertTrue(allocated < 8L << 20, "picking five rows allocated " + (allocated >> 20) + " MB; one whole block is 32 MB");
+        Allocation run = Allocation.ofSecondCompute(picked.sum());
+        assertTrue(run.bytes() < 8L << 20, "picking five rows allocated " + run.megabytes() + " MB; one whole block is 32 MB");
+        double sum = run.result().getDouble();
         NDArray whole = x.compute();
         double expected = 0;
         for (long row : new long[] {1200, 3, 17, 900, 4}) {
