@@ -14,10 +14,29 @@ import org.tessera.ndarray.memory.Scratch;
  * cumulative sum's carry, or {@code x.cumsum(0)[-1]}, reads of it) costs one pass over the block in
  * cache and no block-sized memory. Each slice is folded onto the running total as the whole block's
  * scan folds it, so the values are the whole scan's, bit for bit.
+ *
+ * <p>A reader that asks for consecutive parts (a reduction reading the scan in strips) would make
+ * each part scan everything before it again; the running total at the end of the last part is kept,
+ * so such a reader scans the block once. A deferred value lives inside one task, on one thread.
  */
-record DeferredScan(CumulativeScan.Kind kind, int axis, DeferredBlock block) implements DeferredBlock {
+final class DeferredScan implements DeferredBlock {
     /** About how many elements a strip of slices holds. */
     private static final long STRIP_ELEMENTS = 65_536;
+
+    private final CumulativeScan.Kind kind;
+    private final int axis;
+    private final DeferredBlock block;
+    /** The running total after the last part asked, and where that part was: its end along the axis and its box on the other axes. */
+    private NDArray lastTotal;
+    private long lastEnd;
+    private long[] lastStart;
+    private long[] lastShape;
+
+    DeferredScan(CumulativeScan.Kind kind, int axis, DeferredBlock block) {
+        this.kind = kind;
+        this.axis = axis;
+        this.block = block;
+    }
 
     @Override
     public long[] shape() {
@@ -26,6 +45,8 @@ record DeferredScan(CumulativeScan.Kind kind, int axis, DeferredBlock block) imp
 
     @Override
     public NDArray part(long[] start, long[] shape) throws Exception {
+        boolean continues = lastTotal != null && lastEnd <= start[axis] && sameBoxAcross(start, shape);
+        NDArray total = continues ? lastTotal : null;
         long[] before = start.clone();
         long[] stripShape = shape.clone();
         long sliceElements = 1;
@@ -33,25 +54,42 @@ record DeferredScan(CumulativeScan.Kind kind, int axis, DeferredBlock block) imp
             sliceElements *= other == axis ? 1 : shape[other];
         }
         long stripSlices = Math.max(1, STRIP_ELEMENTS / Math.max(1, sliceElements));
-        NDArray total = null;
         Scratch scratch = Scratch.borrow();
         try {
-            for (long position = 0; position < start[axis]; position += stripSlices) {
+            for (long position = continues ? lastEnd : 0; position < start[axis]; position += stripSlices) {
                 before[axis] = position;
                 stripShape[axis] = Math.min(stripSlices, start[axis] - position);
                 NDArray carried = total;
                 // The strip's scan lives in scratch memory; only its last slice, the new running total, is kept.
-                NDArray last = scratch.call(() -> {
-                    NDArray scanned = scanOn(carried, block.part(before, stripShape));
-                    return scanned.slice(axis, scanned.shape(axis) - 1, 1, 1);
-                });
-                total = last.copy();
+                NDArray last = scratch.call(() -> lastSlice(scanOn(carried, block.part(before, stripShape))));
+                total = Scratch.outside(last::copy);
                 scratch.reset();
             }
         } finally {
             scratch.giveBack();
         }
-        return scanOn(total, block.part(start, shape));
+        NDArray scanned = scanOn(total, block.part(start, shape));
+        if (shape[axis] > 0) {
+            lastTotal = Scratch.outside(lastSlice(scanned)::copy);
+            lastEnd = start[axis] + shape[axis];
+            lastStart = start.clone();
+            lastShape = shape.clone();
+        }
+        return scanned;
+    }
+
+    /** Whether the box of {@code start}/{@code shape} on the axes other than the scanned one is the last part's. */
+    private boolean sameBoxAcross(long[] start, long[] shape) {
+        for (int other = 0; other < shape.length; other++) {
+            if (other != axis && (start[other] != lastStart[other] || shape[other] != lastShape[other])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private NDArray lastSlice(NDArray scanned) {
+        return scanned.slice(axis, scanned.shape(axis) - 1, 1, 1);
     }
 
     /** The scan of {@code values} continued from the running total {@code total} (one slice along the axis), or begun when it is null. */

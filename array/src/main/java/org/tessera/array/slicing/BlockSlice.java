@@ -113,10 +113,11 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
                     case Range range -> {
                         long count = partShape[output];
                         long first = range.start() + range.step() * start[output++];
-                        long lowest = range.step() > 0 || count == 0 ? first : first + range.step() * (count - 1);
-                        boxStart[axis] = lowest;
+                        long lowest = range.step() > 0 ? first : first + range.step() * (count - 1);
+                        // An empty part asks an empty box at the block's start, wherever its range would begin.
+                        boxStart[axis] = count == 0 ? 0 : lowest;
                         boxShape[axis++] = count == 0 ? 0 : Math.abs(range.step()) * (count - 1) + 1;
-                        withinBox.add(new Range(first - lowest, range.step(), count));
+                        withinBox.add(count == 0 ? new Range(0, 1, 0) : new Range(first - lowest, range.step(), count));
                     }
                     case At at -> {
                         boxStart[axis] = at.position();

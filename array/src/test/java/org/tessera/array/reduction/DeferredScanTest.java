@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.tessera.array.Allocation;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.api.ChunkedArrays;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
 import org.tessera.ndarray.NDArray;
@@ -52,6 +53,21 @@ class DeferredScanTest {
     }
 
     @Test
+    void aReductionReadingADeferredScanInStripsGivesTheHeldResult() {
+        // Blocks of 2000 x 100 are reduced in strips of 655 rows, each a part of the deferred scan.
+        ChunkedArray lazy = Creation.random(8, Creation.Distribution.UNIFORM, new long[] {4000, 300}, ChunkSpec.of(2000, 100));
+        ChunkedArray held = ChunkedArrays.fromArray(lazy.compute(), ChunkSpec.of(2000, 100));
+        for (int axis : new int[] {0, 1}) {
+            NDArray expected = held.cumsum(0).sum(axis).compute();
+            NDArray actual = lazy.cumsum(0).sum(axis).compute();
+            for (long position = 0; position < expected.size(); position++) {
+                double wanted = expected.getDouble(position);
+                assertEquals(wanted, actual.getDouble(position), Math.abs(wanted) * 1e-13, "cumsum(0).sum(" + axis + ") at " + position);
+            }
+        }
+    }
+
+    @Test
     void theLastRowOfACumulativeSumNeverMakesABlockWhole() {
         // Four 2000 x 2000 blocks of 32 MB: made whole, each block and its scan would be 64 MB.
         ChunkedArray x = Creation.random(2, Creation.Distribution.UNIFORM, new long[] {4000, 4000}, ChunkSpec.of(2000, 2000));
@@ -69,5 +85,48 @@ class DeferredScanTest {
             double expected = blockTotals[1] + blockTotals[0];
             assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(totals.getDouble(column)), "column " + column);
         }
+    }
+
+    /** A block held in memory that counts the slices along the first axis asked of it. */
+    private static final class CountingBlock implements DeferredBlock {
+        private final NDArray values;
+        long slicesAsked;
+
+        CountingBlock(NDArray values) {
+            this.values = values;
+        }
+
+        @Override
+        public long[] shape() {
+            return values.shape();
+        }
+
+        @Override
+        public NDArray part(long[] start, long[] shape) {
+            slicesAsked += shape[0];
+            NDArray part = values;
+            for (int axis = 0; axis < shape.length; axis++) {
+                part = part.slice(axis, start[axis], 1, shape[axis]);
+            }
+            return part.copy();
+        }
+    }
+
+    @Test
+    void consecutivePartsOfADeferredScanScanTheBlockOnce() throws Exception {
+        NDArray values = Creation.random(6, Creation.Distribution.UNIFORM, new long[] {1000, 30}, ChunkSpec.of(1000, 30)).compute();
+        NDArray whole = CumulativeScan.blockScan(CumulativeScan.Kind.CUMSUM, values, 0, null);
+        CountingBlock counting = new CountingBlock(values);
+        DeferredScan scan = new DeferredScan(CumulativeScan.Kind.CUMSUM, 0, counting);
+        for (long row = 0; row < 1000; row += 100) {
+            NDArray part = scan.part(new long[] {row, 0}, new long[] {100, 30});
+            for (long column = 0; column < 30; column += 7) {
+                assertEquals(Double.doubleToRawLongBits(whole.getDouble(row + 99, column)), Double.doubleToRawLongBits(part.getDouble(99, column)));
+            }
+        }
+        assertEquals(1000, counting.slicesAsked, "ten strips in order read each row once");
+        NDArray again = scan.part(new long[] {500, 3}, new long[] {1, 20});
+        assertEquals(Double.doubleToRawLongBits(whole.getDouble(500, 3)), Double.doubleToRawLongBits(again.getDouble(0, 0)), "a part behind the last one scans from the start");
+        assertEquals(1501, counting.slicesAsked);
     }
 }

@@ -76,6 +76,23 @@ public final class Scratch {
         }
     }
 
+    /**
+     * Runs {@code computation} with this thread's allocations on the ordinary heap, even inside a
+     * scratch's call: for what must outlive that scratch's next reset, such as a value cached across
+     * the parts a caller asks one by one.
+     */
+    public static <T> T outside(Callable<T> computation) throws Exception {
+        Scratch current = CURRENT.get();
+        CURRENT.remove();
+        try {
+            return computation.call();
+        } finally {
+            if (current != null) {
+                CURRENT.set(current);
+            }
+        }
+    }
+
     /** Takes back everything allocated since the last reset; the slabs stay for the next round. */
     public void reset() {
         slab = 0;

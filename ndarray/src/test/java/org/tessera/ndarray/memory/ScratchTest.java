@@ -72,4 +72,22 @@ class ScratchTest {
         again.giveBack();
         other.giveBack();
     }
+
+    @Test
+    void outsideAScratchArraysGetMemoryOfTheirOwnAndTheScratchResumesAfter() throws Exception {
+        Scratch scratch = new Scratch();
+        NDArray[] seen = new NDArray[3];
+        scratch.call(() -> {
+            seen[0] = NDArray.zeros(DType.FLOAT64, 8);
+            seen[1] = Scratch.outside(() -> NDArray.zeros(DType.FLOAT64, 8));
+            seen[2] = NDArray.zeros(DType.FLOAT64, 8);
+            return null;
+        });
+        scratch.reset();
+        NDArray reused = scratch.call(() -> NDArray.zeros(DType.FLOAT64, 64));
+        assertTrue(Memory.overlap(reused.segment(), seen[0].segment()), "the scratch's own arrays are taken back");
+        assertFalse(Memory.overlap(reused.segment(), seen[1].segment()), "an array made outside is not");
+        assertFalse(Memory.overlap(seen[1].segment(), seen[2].segment()));
+        assertTrue(Memory.overlap(reused.segment(), seen[2].segment()), "after outside, allocations come from the scratch again");
+    }
 }
