@@ -17,7 +17,7 @@ final class SplitMixUniform {
     private SplitMixUniform() {
     }
 
-    static final long GOLDEN_GAMMA = SplitMix.GOLDEN_GAMMA;
+    private static final long GOLDEN_GAMMA = SplitMix.GOLDEN_GAMMA;
     private static final int BATCH = 4096;
 
     /**
@@ -33,15 +33,10 @@ final class SplitMixUniform {
         }
     }
 
-    /** Writes the first {@code count} values of the stream of {@code seed} as float64 from {@code offset}. */
-    static void fill(long seed, MemorySegment segment, long offset, long count) {
-        generate(seed, STEPS, count, segment, offset, new double[(int) Math.min(BATCH, count)]);
-    }
-
     /**
-     * Writes, contiguous from {@code offset}, the values that {@link #fill} puts in the box
-     * {@code regionStart}/{@code regionShape} of a C-ordered block of {@code blockShape}: each row of
-     * the box is a run of the stream starting at the row's position in the block.
+     * Writes, contiguous from {@code offset}, the values of the box {@code regionStart}/{@code regionShape}
+     * of a C-ordered block of {@code blockShape} whose elements are the stream of {@code seed} in
+     * order: each row of the box is a run of the stream starting at the row's position in the block.
      */
     static void fillRegion(long seed, long[] blockShape, long[] regionStart, long[] regionShape, MemorySegment segment, long offset) {
         int ndim = blockShape.length;

@@ -243,12 +243,12 @@ public final class CumulativeScan {
         @Override
         public Object applyDeferring(List<Object> arguments) throws Exception {
             if (arguments.getFirst() instanceof DeferredBlock block) {
-                boolean keepsDtype = dtype == null && (kind == Kind.CUMSUM || kind == Kind.CUMPROD);
-                return keepsDtype ? new DeferredScan(kind, axis, block) : apply(List.of(block.force()));
+                return defersCheaply() ? new DeferredScan(kind, axis, block) : apply(List.of(block.force()));
             }
             return apply(arguments);
         }
 
+        /** Whether the scan of a deferred block stays deferred: sums and products in the block's own dtype. */
         @Override
         public boolean defersCheaply() {
             return dtype == null && (kind == Kind.CUMSUM || kind == Kind.CUMPROD);

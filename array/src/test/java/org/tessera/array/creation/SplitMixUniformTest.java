@@ -9,12 +9,17 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class SplitMixUniformTest {
+    /** The first {@code count} values of the stream of {@code seed}: the whole of a 1-D block, from {@code offset}. */
+    private static void stream(long seed, MemorySegment segment, long offset, long count) {
+        SplitMixUniform.fillRegion(seed, new long[] {count}, new long[] {0}, new long[] {count}, segment, offset);
+    }
+
     @Test
     void theBulkStreamIsSplittableRandomsStreamValueForValue() {
         for (long seed : new long[] {0, 1, -7, 0x9E3779B97F4A7C15L * 3 + 11}) {
             int count = 10_007;
             MemorySegment values = MemorySegment.ofArray(new double[count + 1]);
-            SplitMixUniform.fill(seed, values, 8, count);
+            stream(seed, values, 8, count);
             SplittableRandom reference = new SplittableRandom(seed);
             for (int i = 0; i < count; i++) {
                 assertEquals(reference.nextDouble(), values.getAtIndex(ValueLayout.JAVA_DOUBLE, i + 1), "value " + i + " of seed " + seed);
@@ -26,7 +31,7 @@ class SplitMixUniformTest {
     /** A 3-D block filled whole; the values of the box {@code start}/{@code shape} of it, in C order. */
     private static double[] boxOfWhole(long seed, long[] block, long[] start, long[] shape) {
         MemorySegment whole = MemorySegment.ofArray(new double[(int) (block[0] * block[1] * block[2])]);
-        SplitMixUniform.fill(seed, whole, 0, whole.byteSize() / 8);
+        stream(seed, whole, 0, whole.byteSize() / 8);
         double[] box = new double[(int) (shape[0] * shape[1] * shape[2])];
         int position = 0;
         for (long i = 0; i < shape[0]; i++) {
@@ -56,7 +61,7 @@ class SplitMixUniformTest {
         long[] start = {7, 2};
         long[] shape = {4150, 5};
         MemorySegment whole = MemorySegment.ofArray(new double[(int) (block[0] * block[1])]);
-        SplitMixUniform.fill(-3, whole, 0, block[0] * block[1]);
+        stream(-3, whole, 0, block[0] * block[1]);
         double[] transposed = new double[(int) (shape[0] * shape[1])];
         SplitMixUniform.fillRegionTransposed(-3, block, start, shape, MemorySegment.ofArray(transposed), 0);
         for (int row = 0; row < shape[0]; row++) {
