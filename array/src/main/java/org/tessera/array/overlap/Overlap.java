@@ -13,8 +13,10 @@ import org.tessera.array.BlockGrid;
 import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.rechunk.Rechunk;
+import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -202,10 +204,6 @@ public final class Overlap {
         static Part center(int block, long length) {
             return new Part(block, 0, length, false, length, null, true);
         }
-
-        NDArray select(NDArray source, int axis) {
-            return reversed ? source.slice(axis, start + length - 1, -1, length) : source.slice(axis, start, 1, length);
-        }
     }
 
     /** The rechunked input and, per axis and block, the parts of each enlarged block. */
@@ -242,14 +240,31 @@ public final class Overlap {
 
     /**
      * Assembles one enlarged block from the pieces of its neighbours, then (for mapOverlap) applies
-     * the function and trims the result back to the block.
+     * the function and trims the result back to the block. A neighbour still deferred (a random
+     * block, a slice of one) computes only the box the enlarged block takes from it, so no
+     * neighbour is made whole for the sake of its edge.
      */
-    record GhostBlock(List<List<Part>> parts, OverlapFunction function, String label) implements TaskFunction {
+    record GhostBlock(List<List<Part>> parts, OverlapFunction function, String label) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public Object apply(List<Object> arguments) throws Exception {
+            return applyDeferring(arguments);
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return false;
+        }
+
+        @Override
+        public boolean acceptsDeferredItems(int position) {
+            return position == 0;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
             @SuppressWarnings("unchecked")
             List<Object> sources = (List<Object>) arguments.getFirst();
             int ndim = parts.size();
@@ -265,14 +280,15 @@ public final class Overlap {
                     shape[axis] += part.width();
                 }
             }
-            NDArray first = Blocks.dense(sources.stream().filter(java.util.Objects::nonNull).findFirst().orElseThrow(), "map_overlap");
-            NDArray enlarged = NDArray.zeros(first.dtype(), shape);
+            List<NDArray> pieces = pieces(sources);
+            NDArray first = pieces.stream().filter(java.util.Objects::nonNull).findFirst().orElseThrow();
+            // Every element is written below, by a piece or a constant.
+            NDArray enlarged = NDArray.empty(first.dtype(), shape);
             int[] counts = parts.stream().mapToInt(List::size).toArray();
             int[] position = {0};
             BlockGrid.forEach(counts, combination -> {
                 NDArray target = enlarged;
-                NDArray source = sources.get(position[0]) == null ? null : Blocks.dense(sources.get(position[0]), "map_overlap");
-                position[0]++;
+                NDArray piece = pieces.get(position[0]++);
                 Number constant = null;
                 long[] regionShape = new long[ndim];
                 for (int axis = 0; axis < ndim; axis++) {
@@ -285,14 +301,12 @@ public final class Overlap {
                     target = target.slice(axis, offset, 1, part.width());
                     if (part.constant() != null) {
                         constant = part.constant();
-                    } else if (source != null) {
-                        source = part.select(source, axis);
                     }
                 }
                 if (constant != null) {
                     fill(target, constant);
                 } else {
-                    target.assign(source.broadcastTo(regionShape));
+                    target.assign(piece.broadcastTo(regionShape));
                 }
             });
             if (function == null) {
@@ -308,6 +322,53 @@ public final class Overlap {
                 result = result.slice(axis, before[axis], 1, centerLength[axis]);
             }
             return result;
+        }
+
+        /**
+         * For each combination of parts, in the order of the sources, the elements it copies (a
+         * view of a dense source, a computed box of a deferred one, in the part's direction), or
+         * null where the part is a constant.
+         */
+        private List<NDArray> pieces(List<Object> sources) throws Exception {
+            int ndim = parts.size();
+            List<NDArray> pieces = new ArrayList<>(sources.size());
+            int[] counts = parts.stream().mapToInt(List::size).toArray();
+            List<int[]> combinations = new ArrayList<>();
+            BlockGrid.forEach(counts, combination -> combinations.add(combination.clone()));
+            for (int index = 0; index < combinations.size(); index++) {
+                Object source = sources.get(index);
+                if (source == null) {
+                    pieces.add(null);
+                    continue;
+                }
+                long[] boxStart = new long[ndim];
+                long[] boxShape = new long[ndim];
+                for (int axis = 0; axis < ndim; axis++) {
+                    Part part = parts.get(axis).get(combinations.get(index)[axis]);
+                    boxStart[axis] = part.start();
+                    boxShape[axis] = part.length();
+                }
+                NDArray piece = source instanceof DeferredBlock deferred ? deferred.part(boxStart, boxShape)
+                        : box(Blocks.dense(source, "map_overlap"), boxStart, boxShape);
+                for (int axis = 0; axis < ndim; axis++) {
+                    Part part = parts.get(axis).get(combinations.get(index)[axis]);
+                    if (part.reversed()) {
+                        piece = piece.slice(axis, part.length() - 1, -1, part.length());
+                    }
+                }
+                pieces.add(piece);
+            }
+            return pieces;
+        }
+
+        private static NDArray box(NDArray block, long[] start, long[] shape) {
+            NDArray view = block;
+            for (int axis = 0; axis < shape.length; axis++) {
+                if (start[axis] != 0 || shape[axis] != block.shape(axis)) {
+                    view = view.slice(axis, start[axis], 1, shape[axis]);
+                }
+            }
+            return view;
         }
 
         private static void fill(NDArray target, Number constant) {

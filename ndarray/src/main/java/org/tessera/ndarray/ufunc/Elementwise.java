@@ -54,13 +54,43 @@ final class Elementwise {
             segments[i] = operands[i].segment();
         }
         BlockBuffers buffers = new BlockBuffers(loop, actual, (int) Math.min(BLOCK, Math.max(1, Shapes.size(shape))), where != null);
+        boolean direct = where == null && takesLoopDtypes(loop, actual);
         // Inputs that overlap an output were copied by Ufunc, so any visiting order gives the same result.
         StridedIteration.forEachRunTiled(shape, operands, (offsets, strides, count) -> {
+            if (direct && unitStrides(actual, strides)) {
+                // A run of consecutive elements in every operand (a row of a 2-D slice): NumPy's
+                // contiguous inner loop, straight on memory with no lane buffers.
+                loop.contiguous().run(segments, offsets, count);
+                return;
+            }
             for (long start = 0; start < count; start += BLOCK) {
                 int blockCount = (int) Math.min(BLOCK, count - start);
                 buffers.compute(segments, offsets, strides, start, blockCount, where != null);
             }
         });
+    }
+
+    /** Whether the loop has a contiguous kernel with one output, and every operand already has the loop's dtype. */
+    private static boolean takesLoopDtypes(Loop loop, DType[] actual) {
+        if (loop.contiguous() == null || loop.outputs().size() != 1 || actual.length != loop.inputs().size() + 1) {
+            return false;
+        }
+        for (int i = 0; i < actual.length; i++) {
+            if (actual[i] != (i < loop.inputs().size() ? loop.inputs().get(i) : loop.outputs().getFirst())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether every operand steps one element at a time along the run. */
+    private static boolean unitStrides(DType[] actual, long[] strides) {
+        for (int i = 0; i < actual.length; i++) {
+            if (strides[i] != actual[i].byteSize()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.iteration.Operand;
+import org.tessera.ndarray.iteration.StridedIteration;
 import org.tessera.ndarray.layout.Shapes;
 
 /**
@@ -50,10 +52,43 @@ public final class Reductions {
             return result;
         }
         long keptSize = Shapes.size(axes.keptShape(shape));
+        if (options.where() == null && options.initial() == null && x.dtype() == computed && keptSize == 1 && x.size() > 0
+                && hasCOrderStrides(x)) {
+            // One result from a view laid out in C order with gaps (a block's interior): NumPy's
+            // iterator hands the inner loop each run of consecutive elements, folded in turn into
+            // the one accumulator, so no contiguous copy is made.
+            NDArray result = NDArray.zeros(computed, axes.resultShape(shape, options.keepdims()));
+            RowFold fold = new RowFold(ufunc, loop);
+            MemorySegment segment = x.segment();
+            StridedIteration.forEachRun(shape, new Operand[] {x.operand()},
+                    (offsets, strides, count) -> fold.fold(segment, offsets[0], strides[0], count, null, 0, 0));
+            fold.store(result.segment(), result.byteOffset());
+            return result;
+        }
         NDArray result = options.where() == null && axes.keepsInnermostAxis() && keptSize >= VERTICAL_MINIMUM
                 ? reduceAcrossRows(ufunc, loop, x, axes, options, start)
                 : reduceAlongRows(ufunc, loop, x, axes, options, start);
         return result.reshape(axes.resultShape(shape, options.keepdims()));
+    }
+
+    /**
+     * Whether every axis longer than one steps forwards, each by more bytes than the whole extent of
+     * the axes after it: the order NumPy's iterator keeps for a reduction, so its runs are C order.
+     */
+    private static boolean hasCOrderStrides(NDArray x) {
+        long inner = x.dtype().byteSize();
+        for (int axis = x.ndim() - 1; axis >= 0; axis--) {
+            long length = x.shape(axis);
+            if (length == 1) {
+                continue;
+            }
+            long stride = x.byteStride(axis);
+            if (stride < inner) {
+                return false;
+            }
+            inner = stride * length;
+        }
+        return true;
     }
 
     /** Kept elements from which folding whole slices at once beats folding each row alone. */
