@@ -64,10 +64,10 @@ record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath
             // the timed run; a fifth of the thresholds compiles them during the warm-up (first full run, median
             // of 8 here: 490 ms at the default, 430 ms with this).
             case "W5" -> List.of("-Xmx768m", "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0", "-XX:CompileThresholdScaling=0.2");
-            // Column strips to row strips: every output block reads all input blocks, so the whole 2 GB array is
-            // alive at once whatever the order (Dask holds it too). The heap it fills anyway is touched at
-            // start-up, as for N*: faulting in 3 GB of fresh pages during the run cost 6.5 s.
-            case "W4" -> List.of("-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
+            // Column strips to row strips of a random array: the pieces stay deferred through the plan's splits and
+            // joins, and the sum reads each new block in strips that every old block writes its share of, so no
+            // block is made whole and what lives is a few strips per worker (as W1).
+            case "W4" -> List.of("-Xmx256m", "-XX:+UseSerialGC");
             // The reduction reads each block of x + x.T in strips through scratch memory, so what lives is a
             // few megabytes per worker: a small heap bounds the resident memory (peak 160 MB against 430 MB
             // with the default heap, which the collector grows into fresh pages), and the serial collector's

@@ -64,7 +64,7 @@ class BenchCommandTest {
     void eachKindOfWorkloadKeepsItsHeapUnlessOverridden() {
         assertEquals(List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("N5"));
         assertEquals(List.of("-Xmx1g", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("AtA"));
-        assertEquals(List.of("-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W4"));
+        assertEquals(List.of("-Xmx256m", "-XX:+UseSerialGC"), WorkloadLauncher.heapOptions("W4"));
         assertEquals(List.of("-Xmx256m", "-XX:+UseSerialGC"), WorkloadLauncher.heapOptions("W1"));
         assertEquals(List.of("-Xmx64m", "-XX:+UseSerialGC"), WorkloadLauncher.heapOptions("W7"));
         assertEquals(List.of("-Xmx768m", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W8"));

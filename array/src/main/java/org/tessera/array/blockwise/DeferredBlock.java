@@ -20,6 +20,14 @@ public interface DeferredBlock extends Deferred {
     /** The box of the block from {@code start} with shape {@code shape}, computed alone. */
     NDArray part(long[] start, long[] shape) throws Exception;
 
+    /**
+     * Writes {@code part(start, target.shape())} into {@code target}; a block that can compute
+     * straight into memory it is given (a random block, a join of pieces) saves the copy.
+     */
+    default void partInto(long[] start, NDArray target) throws Exception {
+        target.assign(part(start, target.shape()));
+    }
+
     /** {@code part(start, shape).transpose(axes)}, which a block that can make it in that order makes contiguous. */
     default NDArray transposedPart(long[] start, long[] shape, int[] axes) throws Exception {
         return part(start, shape).transpose(axes);

@@ -255,8 +255,20 @@ public final class Creation {
         @Override
         public NDArray makeRegion(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, long[] regionShape) {
             NDArray region = NDArray.empty(DType.FLOAT64, regionShape);
-            SplitMixUniform.fillRegion(blockSeed(seed, blockIndex, counts), blockShape, regionStart, regionShape, region.segment(), region.byteOffset());
+            SplitMixUniform.fillRegion(blockSeed(seed, blockIndex, counts), blockShape, regionStart, regionShape, region.segment(), region.byteOffset(),
+                    region.byteStrides());
             return region;
+        }
+
+        @Override
+        public void makeRegionInto(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, NDArray target) {
+            int ndim = target.ndim();
+            if (target.dtype() != DType.FLOAT64 || !target.isWriteable() || ndim > 0 && target.shape(ndim - 1) > 1 && target.byteStride(ndim - 1) != Double.BYTES) {
+                RegionMaker.super.makeRegionInto(blockIndex, blockShape, blockStart, regionStart, target);
+                return;
+            }
+            SplitMixUniform.fillRegion(blockSeed(seed, blockIndex, counts), blockShape, regionStart, target.shape(), target.segment(), target.byteOffset(),
+                    target.byteStrides());
         }
 
         @Override

@@ -88,6 +88,11 @@ public final class CreationLayer {
         }
 
         @Override
+        public void partInto(long[] start, NDArray target) {
+            maker.makeRegionInto(index, shape, blockStart, start, target);
+        }
+
+        @Override
         public NDArray transposedPart(long[] start, long[] partShape, int[] axes) {
             return maker.makeRegionTransposed(index, shape, blockStart, start, partShape, axes);
         }

@@ -20,6 +20,14 @@ public interface RegionMaker extends BlockMaker {
         return makeRegion(blockIndex, blockShape, blockStart, regionStart, regionShape).transpose(axes);
     }
 
+    /**
+     * Writes the box from {@code regionStart} with {@code target}'s shape into {@code target}: by
+     * default a copy of {@link #makeRegion}; a maker that can write into strided memory skips it.
+     */
+    default void makeRegionInto(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, NDArray target) {
+        target.assign(makeRegion(blockIndex, blockShape, blockStart, regionStart, target.shape()));
+    }
+
     @Override
     default NDArray make(int[] blockIndex, long[] blockShape, long[] blockStart) {
         return makeRegion(blockIndex, blockShape, blockStart, new long[blockShape.length], blockShape);

@@ -34,11 +34,12 @@ final class SplitMixUniform {
     }
 
     /**
-     * Writes, contiguous from {@code offset}, the values of the box {@code regionStart}/{@code regionShape}
-     * of a C-ordered block of {@code blockShape} whose elements are the stream of {@code seed} in
-     * order: each row of the box is a run of the stream starting at the row's position in the block.
+     * Writes, from {@code offset} with {@code byteStrides} (the last one that of consecutive float64s),
+     * the values of the box {@code regionStart}/{@code regionShape} of a C-ordered block of
+     * {@code blockShape} whose elements are the stream of {@code seed} in order: each row of the box
+     * is a run of the stream starting at the row's position in the block.
      */
-    static void fillRegion(long seed, long[] blockShape, long[] regionStart, long[] regionShape, MemorySegment segment, long offset) {
+    static void fillRegion(long seed, long[] blockShape, long[] regionStart, long[] regionShape, MemorySegment segment, long offset, long[] byteStrides) {
         int ndim = blockShape.length;
         long run = ndim == 0 ? 1 : regionShape[ndim - 1];
         long runs = 1;
@@ -58,10 +59,12 @@ final class SplitMixUniform {
         long[] row = new long[Math.max(0, ndim - 1)];
         for (long runIndex = 0; runIndex < runs; runIndex++) {
             long first = ndim == 0 ? 0 : regionStart[ndim - 1];
+            long runOffset = offset;
             for (int axis = 0; axis < ndim - 1; axis++) {
                 first += (regionStart[axis] + row[axis]) * blockStrides[axis];
+                runOffset += row[axis] * byteStrides[axis];
             }
-            generate(seed + first * GOLDEN_GAMMA, STEPS, run, segment, offset + runIndex * run * Double.BYTES, buffer);
+            generate(seed + first * GOLDEN_GAMMA, STEPS, run, segment, runOffset, buffer);
             for (int axis = ndim - 2; axis >= 0 && ++row[axis] == regionShape[axis]; axis--) {
                 row[axis] = 0;
             }

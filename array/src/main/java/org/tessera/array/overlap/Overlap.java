@@ -280,24 +280,21 @@ public final class Overlap {
                     shape[axis] += part.width();
                 }
             }
-            List<NDArray> pieces = pieces(sources);
-            NDArray first = pieces.stream().filter(java.util.Objects::nonNull).findFirst().orElseThrow();
             // Every element is written below, by a piece or a constant.
-            NDArray enlarged = NDArray.empty(first.dtype(), shape);
+            NDArray enlarged = NDArray.empty(dtypeOf(sources), shape);
             int[] counts = parts.stream().mapToInt(List::size).toArray();
-            int[] position = {0};
-            BlockGrid.forEach(counts, combination -> {
+            List<int[]> combinations = new ArrayList<>();
+            BlockGrid.forEach(counts, combination -> combinations.add(combination.clone()));
+            for (int index = 0; index < combinations.size(); index++) {
+                int[] combination = combinations.get(index);
                 NDArray target = enlarged;
-                NDArray piece = pieces.get(position[0]++);
                 Number constant = null;
-                long[] regionShape = new long[ndim];
                 for (int axis = 0; axis < ndim; axis++) {
                     long offset = 0;
                     for (int earlier = 0; earlier < combination[axis]; earlier++) {
                         offset += parts.get(axis).get(earlier).width();
                     }
                     Part part = parts.get(axis).get(combination[axis]);
-                    regionShape[axis] = part.width();
                     target = target.slice(axis, offset, 1, part.width());
                     if (part.constant() != null) {
                         constant = part.constant();
@@ -306,9 +303,9 @@ public final class Overlap {
                 if (constant != null) {
                     fill(target, constant);
                 } else {
-                    target.assign(piece.broadcastTo(regionShape));
+                    copyPiece(sources.get(index), combination, target);
                 }
-            });
+            }
             if (function == null) {
                 return enlarged;
             }
@@ -325,40 +322,47 @@ public final class Overlap {
         }
 
         /**
-         * For each combination of parts, in the order of the sources, the elements it copies (a
-         * view of a dense source, a computed box of a deferred one, in the part's direction), or
-         * null where the part is a constant.
+         * Copies into {@code target} what the parts of one combination take from {@code source}: a
+         * deferred source writes its box straight into the target unless the parts reverse or
+         * stretch it (a reflected or nearest edge, one element deep), a dense one gives a view.
          */
-        private List<NDArray> pieces(List<Object> sources) throws Exception {
+        private void copyPiece(Object source, int[] combination, NDArray target) throws Exception {
             int ndim = parts.size();
-            List<NDArray> pieces = new ArrayList<>(sources.size());
-            int[] counts = parts.stream().mapToInt(List::size).toArray();
-            List<int[]> combinations = new ArrayList<>();
-            BlockGrid.forEach(counts, combination -> combinations.add(combination.clone()));
-            for (int index = 0; index < combinations.size(); index++) {
-                Object source = sources.get(index);
-                if (source == null) {
-                    pieces.add(null);
-                    continue;
-                }
-                long[] boxStart = new long[ndim];
-                long[] boxShape = new long[ndim];
-                for (int axis = 0; axis < ndim; axis++) {
-                    Part part = parts.get(axis).get(combinations.get(index)[axis]);
-                    boxStart[axis] = part.start();
-                    boxShape[axis] = part.length();
-                }
-                NDArray piece = source instanceof DeferredBlock deferred ? deferred.part(boxStart, boxShape)
-                        : box(Blocks.dense(source, "map_overlap"), boxStart, boxShape);
-                for (int axis = 0; axis < ndim; axis++) {
-                    Part part = parts.get(axis).get(combinations.get(index)[axis]);
-                    if (part.reversed()) {
-                        piece = piece.slice(axis, part.length() - 1, -1, part.length());
-                    }
-                }
-                pieces.add(piece);
+            long[] boxStart = new long[ndim];
+            long[] boxShape = new long[ndim];
+            boolean asIs = true;
+            for (int axis = 0; axis < ndim; axis++) {
+                Part part = parts.get(axis).get(combination[axis]);
+                boxStart[axis] = part.start();
+                boxShape[axis] = part.length();
+                asIs &= !part.reversed() && part.length() == part.width();
             }
-            return pieces;
+            if (asIs && source instanceof DeferredBlock deferred) {
+                deferred.partInto(boxStart, target);
+                return;
+            }
+            NDArray piece = source instanceof DeferredBlock deferred ? deferred.part(boxStart, boxShape)
+                    : box(Blocks.dense(source, "map_overlap"), boxStart, boxShape);
+            for (int axis = 0; axis < ndim; axis++) {
+                Part part = parts.get(axis).get(combination[axis]);
+                if (part.reversed()) {
+                    piece = piece.slice(axis, part.length() - 1, -1, part.length());
+                }
+            }
+            target.assign(piece.broadcastTo(target.shape()));
+        }
+
+        /** The dtype of the sources: a dense one's, or that of an empty box of a deferred one. */
+        private DType dtypeOf(List<Object> sources) throws Exception {
+            Object deferred = null;
+            for (Object source : sources) {
+                if (source != null && !(source instanceof DeferredBlock)) {
+                    return Blocks.dense(source, "map_overlap").dtype();
+                }
+                deferred = deferred == null ? source : deferred;
+            }
+            return ((DeferredBlock) java.util.Objects.requireNonNull(deferred, "map_overlap: no block to enlarge"))
+                    .part(new long[parts.size()], new long[parts.size()]).dtype();
         }
 
         private static NDArray box(NDArray block, long[] start, long[] shape) {

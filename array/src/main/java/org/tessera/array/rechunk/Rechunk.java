@@ -13,9 +13,11 @@ import org.tessera.array.BlockGrid;
 import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -277,8 +279,12 @@ public final class Rechunk {
         return parts.size() == 1 ? parts.getFirst() : Task.call(new Join(axis), new Task.TaskList(parts));
     }
 
-    /** Part of a block: a view, or with {@code copy} a copy that does not keep the whole block alive. */
-    record Slice(long[] from, long[] length, boolean copy) implements TaskFunction {
+    /**
+     * Part of a block: a view, or with {@code copy} a copy that does not keep the whole block alive.
+     * Of a deferred block (a random block, say) it is a deferred box, which computes only what its
+     * reader asks, so a rechunk of such an array never makes an old block whole.
+     */
+    record Slice(long[] from, long[] length, boolean copy) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -293,6 +299,21 @@ public final class Rechunk {
             }
             // Slices of other families are copies already; a dense view is copied so it does not keep its block alive.
             return copy && block instanceof NDArray dense ? dense.copy() : block;
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return position == 0;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) {
+            return arguments.getFirst() instanceof DeferredBlock block ? new DeferredBox(block, from, length) : apply(arguments);
+        }
+
+        @Override
+        public boolean defersCheaply() {
+            return true;
         }
 
         @Override
@@ -317,8 +338,12 @@ public final class Rechunk {
         }
     }
 
-    /** Concatenates pieces along one axis (also the slicing package's joins of block parts). */
-    public record Join(int axis) implements TaskFunction {
+    /**
+     * Concatenates pieces along one axis (also the slicing package's joins of block parts). Dense
+     * pieces among which some are deferred join into a deferred block, whose part asks each piece
+     * only for what falls inside it.
+     */
+    public record Join(int axis) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -328,8 +353,134 @@ public final class Rechunk {
         }
 
         @Override
+        public boolean acceptsDeferred(int position) {
+            return false;
+        }
+
+        @Override
+        public boolean acceptsDeferredItems(int position) {
+            return position == 0;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            List<?> pieces = (List<?>) arguments.getFirst();
+            if (!DeferredBlock.anyDeferred(List.copyOf(pieces))) {
+                return apply(arguments);
+            }
+            if (!pieces.stream().allMatch(piece -> piece instanceof DeferredBlock || piece instanceof NDArray)) {
+                List<Object> forced = new ArrayList<>(pieces.size());
+                for (Object piece : pieces) {
+                    forced.add(piece instanceof DeferredBlock deferred ? deferred.force() : piece);
+                }
+                return apply(List.of(forced));
+            }
+            return new DeferredJoin(axis, List.copyOf(pieces));
+        }
+
+        @Override
+        public boolean defersCheaply() {
+            return true;
+        }
+
+        @Override
         public String displayName() {
             return "concatenate";
+        }
+    }
+
+    /** The box of a deferred block from {@code from} with shape {@code length}, itself deferred. */
+    record DeferredBox(DeferredBlock block, long[] from, long[] length) implements DeferredBlock {
+        @Override
+        public long[] shape() {
+            return length.clone();
+        }
+
+        @Override
+        public NDArray part(long[] start, long[] shape) throws Exception {
+            return block.part(within(start), shape);
+        }
+
+        @Override
+        public void partInto(long[] start, NDArray target) throws Exception {
+            block.partInto(within(start), target);
+        }
+
+        private long[] within(long[] start) {
+            long[] within = new long[start.length];
+            for (int axis = 0; axis < start.length; axis++) {
+                within[axis] = from[axis] + start[axis];
+            }
+            return within;
+        }
+    }
+
+    /**
+     * Dense and deferred pieces joined along {@code axis}, not computed until a part is asked; each
+     * piece then writes its share straight into the part, so joins of joins copy nothing twice.
+     */
+    record DeferredJoin(int axis, List<Object> pieces) implements DeferredBlock {
+        @Override
+        public long[] shape() {
+            long[] shape = DeferredBlock.shapeOf(pieces.getFirst()).clone();
+            shape[axis] = pieces.stream().mapToLong(piece -> DeferredBlock.shapeOf(piece)[axis]).sum();
+            return shape;
+        }
+
+        @Override
+        public NDArray part(long[] start, long[] shape) throws Exception {
+            NDArray part = null;
+            long end = start[axis] + shape[axis];
+            long offset = 0;
+            for (Object piece : pieces) {
+                long length = DeferredBlock.shapeOf(piece)[axis];
+                long low = Math.max(start[axis], offset);
+                long high = Math.min(end, offset + length);
+                if (high > low || shape[axis] == 0 && part == null) {
+                    long[] pieceStart = start.clone();
+                    long[] pieceShape = shape.clone();
+                    pieceStart[axis] = Math.min(low - offset, length);
+                    pieceShape[axis] = Math.max(0, high - low);
+                    if (part == null) {
+                        // The first piece, computed on its own, gives the dtype of the part.
+                        NDArray first = (NDArray) DeferredBlock.cut(piece, shape.length, pieceStart, pieceShape);
+                        if (pieceShape[axis] == shape[axis]) {
+                            return first;
+                        }
+                        part = NDArray.empty(first.dtype(), shape);
+                        part.slice(axis, 0, 1, pieceShape[axis]).assign(first);
+                    } else {
+                        write(piece, pieceStart, part.slice(axis, low - start[axis], 1, high - low));
+                    }
+                }
+                offset += length;
+            }
+            return part;
+        }
+
+        @Override
+        public void partInto(long[] start, NDArray target) throws Exception {
+            long end = start[axis] + target.shape(axis);
+            long offset = 0;
+            for (Object piece : pieces) {
+                long length = DeferredBlock.shapeOf(piece)[axis];
+                long low = Math.max(start[axis], offset);
+                long high = Math.min(end, offset + length);
+                if (high > low) {
+                    long[] pieceStart = start.clone();
+                    pieceStart[axis] = low - offset;
+                    write(piece, pieceStart, target.slice(axis, low - start[axis], 1, high - low));
+                }
+                offset += length;
+            }
+        }
+
+        private static void write(Object piece, long[] start, NDArray target) throws Exception {
+            if (piece instanceof DeferredBlock deferred) {
+                deferred.partInto(start, target);
+            } else {
+                target.assign((NDArray) DeferredBlock.cut(piece, target.ndim(), start, target.shape()));
+            }
         }
     }
 }

@@ -36,8 +36,8 @@ public final class Inlining {
     /**
      * Whether the task's value costs nothing until a part of it is asked: a call of a function that
      * {@link Deferring#defersCheaply() defers cheaply}, whose arguments at the positions it takes
-     * deferred are such calls themselves (a computed block there could be computed on at once), and
-     * whose other arguments are keys or cheap.
+     * deferred, and the items of the lists whose items it takes deferred, are such calls themselves
+     * (a computed block there could be computed on at once), and whose other arguments are keys or cheap.
      */
     static boolean defersCheaply(Task task) {
         if (!(task instanceof Task.Call call) || !(call.function() instanceof Deferring deferring) || !deferring.defersCheaply()) {
@@ -45,7 +45,10 @@ public final class Inlining {
         }
         for (int position = 0; position < call.arguments().size(); position++) {
             Task argument = call.arguments().get(position);
-            boolean deferred = deferring.acceptsDeferred(position) ? defersCheaply(argument) : argument instanceof Task.Ref || isCheap(argument);
+            boolean deferred = deferring.acceptsDeferred(position) ? defersCheaply(argument)
+                    : deferring.acceptsDeferredItems(position) && argument instanceof Task.TaskList list
+                            ? list.items().stream().allMatch(Inlining::defersCheaply)
+                            : argument instanceof Task.Ref || isCheap(argument);
             if (!deferred) {
                 return false;
             }
