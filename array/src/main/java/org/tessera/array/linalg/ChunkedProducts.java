@@ -12,14 +12,17 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.blockwise.Elementwise;
+import org.tessera.array.join.ChunkedJoining;
 import org.tessera.array.reduction.TreeReduction;
 import org.tessera.array.reshape.Reshape;
+import org.tessera.array.reshape.Transpose;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.dtype.Promotion;
 import org.tessera.ndarray.error.AxisException;
 import org.tessera.ndarray.error.ShapeMismatchException;
+import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.layout.Shapes;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
@@ -43,6 +46,44 @@ public final class ChunkedProducts {
 
     /** {@link #matmul(ChunkedArray, ChunkedArray)}, adding {@code splitEvery} partial products per task. */
     public static ChunkedArray matmul(ChunkedArray a, ChunkedArray b, int splitEvery) {
+        if (a.ndim() == 2 && b.ndim() == 2 && b.chunks().blockCount(1) > 1 && a.name().equals(Transpose.transpose(b).name())) {
+            return gram(b, splitEvery);
+        }
+        return contractedMatmul(a, b, splitEvery);
+    }
+
+    /**
+     * {@code b.T @ b}, which is symmetric: only the blocks on and above the diagonal are computed,
+     * those on it through syrk (one triangle, as NumPy's matmul does for {@code b.T @ b}), and each
+     * block below is the transpose of its mirror. About half the work of the general product.
+     */
+    private static ChunkedArray gram(ChunkedArray b, int splitEvery) {
+        long[] offsets = b.chunks().offsets(1);
+        int count = offsets.length - 1;
+        List<ChunkedArray> bands = new ArrayList<>(count);
+        for (int band = 0; band < count; band++) {
+            bands.add(b.get(Index.all(), Index.range(offsets[band], offsets[band + 1], null)));
+        }
+        ChunkedArray[][] blocks = new ChunkedArray[count][count];
+        for (int row = 0; row < count; row++) {
+            for (int column = row; column < count; column++) {
+                // On the diagonal both operands are the same block, so its product with its own
+                // transpose reaches the NDArray matmul, which sends it to syrk.
+                blocks[row][column] = contractedMatmul(Transpose.transpose(bands.get(row)), bands.get(column), splitEvery);
+            }
+        }
+        List<List<ChunkedArray>> grid = new ArrayList<>(count);
+        for (int row = 0; row < count; row++) {
+            List<ChunkedArray> line = new ArrayList<>(count);
+            for (int column = 0; column < count; column++) {
+                line.add(column >= row ? blocks[row][column] : Transpose.transpose(blocks[column][row]));
+            }
+            grid.add(line);
+        }
+        return ChunkedJoining.block(grid);
+    }
+
+    private static ChunkedArray contractedMatmul(ChunkedArray a, ChunkedArray b, int splitEvery) {
         for (int operand = 0; operand < 2; operand++) {
             if ((operand == 0 ? a : b).ndim() == 0) {
                 throw new IllegalArgumentException("matmul: Input operand " + operand

@@ -16,9 +16,11 @@ import org.tessera.array.reduction.TreeReduction;
 import org.tessera.array.reshape.Reshape;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.Reduction;
+import org.tessera.ndarray.dtype.Casting;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.ufunc.Reductions.Options;
 import org.tessera.ndarray.ufunc.Statistics;
+import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
  * A contraction of chunked arrays in index notation, as Dask builds matmul, tensordot and einsum:
@@ -142,6 +144,31 @@ public final class Contraction {
         public NDArray[] combine(NDArray[] joined, int[] axes) {
             return new NDArray[] {Statistics.sum(joined[0], new Options(axes, dtype, true, null, null))};
         }
+
+        /**
+         * Partial products of length 1 along the summed axis, added in order into a copy of the
+         * first: what the sum over the joined axis gives, bit for bit, for fewer than eight (NumPy's
+         * pairwise sum adds so few one after another), without the joined copy.
+         */
+        @Override
+        public NDArray[] combineInOrder(List<NDArray[]> partials, int[] axes) {
+            if (partials.size() >= PAIRWISE_BLOCK || !dtype.isInexact() && !dtype.isInteger()) {
+                return null;
+            }
+            for (NDArray[] partial : partials) {
+                if (partial[0].dtype() != dtype || partial[0].shape(axes[0]) != 1) {
+                    return null;
+                }
+            }
+            NDArray sum = partials.getFirst()[0].copy();
+            for (int position = 1; position < partials.size(); position++) {
+                Ufuncs.ADD.apply(new Object[] {sum, partials.get(position)[0]}, new NDArray[] {sum}, null, Casting.SAME_KIND);
+            }
+            return new NDArray[] {sum};
+        }
+
+        /** Below this many elements NumPy's pairwise sum adds one after another. */
+        private static final int PAIRWISE_BLOCK = 8;
 
         @Override
         public NDArray finish(NDArray[] joined, int[] axes, boolean keepdims) {

@@ -27,6 +27,15 @@ public interface ReductionKind extends Serializable {
     NDArray finish(NDArray[] joined, int[] axes, boolean keepdims);
 
     /**
+     * One partial from the partials of a group along a single reduced axis, in order, without
+     * joining them first; null where the kind needs them joined (the default). A kind whose
+     * combination of a few partials is elementwise (a sum of products) saves the joined copy.
+     */
+    default NDArray[] combineInOrder(java.util.List<NDArray[]> partials, int[] axes) {
+        return null;
+    }
+
+    /**
      * The family-independent reduction this kind is, when it can also run on blocks of other array
      * families through their namespace (sum, prod, min, max); null when it needs dense blocks.
      */

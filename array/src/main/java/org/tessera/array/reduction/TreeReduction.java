@@ -188,6 +188,36 @@ public final class TreeReduction {
         return kept;
     }
 
+    /**
+     * The kind's {@link ReductionKind#combineInOrder} of a group along one reduced axis whose
+     * partials are all dense, or null where it has none (or the group is nested or of another family).
+     */
+    private static NDArray[] combinedInOrder(ReductionKind kind, Object group, int[] reduced) {
+        if (reduced.length != 1 || !(group instanceof List<?> items) || items.size() < 2) {
+            return null;
+        }
+        List<NDArray[]> partials = new ArrayList<>(items.size());
+        for (Object item : items) {
+            if (!(item instanceof NDArray[] partial)) {
+                return null;
+            }
+            partials.add(partial);
+        }
+        return kind.combineInOrder(partials, reduced);
+    }
+
+    /** {@code shape} without the reduced axes. */
+    private static long[] keptIndexShape(long[] shape, int[] reduced) {
+        long[] kept = new long[shape.length - reduced.length];
+        int position = 0;
+        for (int axis = 0; axis < shape.length; axis++) {
+            if (Arrays.binarySearch(reduced, axis) < 0) {
+                kept[position++] = shape[axis];
+            }
+        }
+        return kept;
+    }
+
     /** Partials of a nested group joined along the reduced axes, component by component. */
     static Object[] join(Object group, int[] reduced, int depth) {
         if (!(group instanceof List<?> items)) {
@@ -336,6 +366,10 @@ public final class TreeReduction {
 
         @Override
         public Object apply(List<Object> arguments) {
+            NDArray[] inOrder = combinedInOrder(kind, arguments.getFirst(), axes);
+            if (inOrder != null) {
+                return inOrder;
+            }
             Object[] joined = join(arguments.getFirst(), axes, 0);
             if (joined instanceof NDArray[] dense) {
                 return kind.combine(dense, axes);
@@ -356,6 +390,11 @@ public final class TreeReduction {
 
         @Override
         public Object apply(List<Object> arguments) {
+            NDArray[] inOrder = combinedInOrder(kind, arguments.getFirst(), axes);
+            if (inOrder != null) {
+                NDArray combined = inOrder[0];
+                return keepdims ? combined : combined.reshape(keptIndexShape(combined.shape(), axes));
+            }
             Object[] joined = join(arguments.getFirst(), axes, 0);
             if (joined instanceof NDArray[] dense) {
                 return kind.finish(dense, axes, keepdims);
