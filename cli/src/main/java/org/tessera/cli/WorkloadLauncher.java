@@ -73,6 +73,9 @@ record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath
             // with the default heap, which the collector grows into fresh pages), and the serial collector's
             // rare collections of almost nothing cost less than parallel threads on two cores.
             case "W1" -> List.of("-Xmx256m", "-XX:+UseSerialGC");
+            // Each task makes its enlarged block (its neighbours' edges asked of the random generator, none made
+            // whole) and the filter's output, and the sum reads that at once: a few blocks of 8 MB per worker.
+            case "W8" -> List.of("-Xmx256m", "-XX:+UseSerialGC");
             // 18,160 gather tasks each compute the few rows they pick of a random block, so what lives is the
             // graph and a few small parts: a small heap bounds the resident memory (165 MB against 370 MB with
             // the default), and, as for W5, a fifth of the compile thresholds gets the graph passes compiled

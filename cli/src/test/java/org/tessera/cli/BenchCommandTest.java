@@ -67,7 +67,8 @@ class BenchCommandTest {
         assertEquals(List.of("-Xmx256m", "-XX:+UseSerialGC"), WorkloadLauncher.heapOptions("W4"));
         assertEquals(List.of("-Xmx256m", "-XX:+UseSerialGC"), WorkloadLauncher.heapOptions("W1"));
         assertEquals(List.of("-Xmx64m", "-XX:+UseSerialGC"), WorkloadLauncher.heapOptions("W7"));
-        assertEquals(List.of("-Xmx768m", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W8"));
+        assertEquals(List.of("-Xmx256m", "-XX:+UseSerialGC"), WorkloadLauncher.heapOptions("W8"));
+        assertEquals(List.of("-Xmx768m", "-XX:+UseTransparentHugePages"), WorkloadLauncher.heapOptions("W2"));
         WorkloadLauncher plain = new WorkloadLauncher(Path.of("/jdk/bin/java"), "a.jar", "a.jar:spark.jar", List.of());
         assertEquals("-Xmx768m", plain.command("W1", List.of("--scheduler", "spark")).get(1), "Spark's driver needs more heap than W1's own");
         assertEquals(java.util.Map.of("OPENBLAS_NUM_THREADS", "1"), WorkloadLauncher.environment("AtA"), "one BLAS thread per task");
