@@ -14,9 +14,9 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.DeferredBlock;
+import org.tessera.array.blockwise.ReadsDeferredBlocks;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.rechunk.Rechunk;
-import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -244,23 +244,13 @@ public final class Overlap {
      * block, a slice of one) computes only the box the enlarged block takes from it, so no
      * neighbour is made whole for the sake of its edge.
      */
-    record GhostBlock(List<List<Part>> parts, OverlapFunction function, String label) implements TaskFunction, Deferring {
+    record GhostBlock(List<List<Part>> parts, OverlapFunction function, String label) implements TaskFunction, ReadsDeferredBlocks {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public Object apply(List<Object> arguments) throws Exception {
             return applyDeferring(arguments);
-        }
-
-        @Override
-        public boolean acceptsDeferred(int position) {
-            return false;
-        }
-
-        @Override
-        public boolean acceptsDeferredItems(int position) {
-            return position == 0;
         }
 
         @Override

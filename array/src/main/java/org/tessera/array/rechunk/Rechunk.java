@@ -14,6 +14,7 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.DeferredBlock;
+import org.tessera.array.blockwise.ReadsDeferredBlocks;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
@@ -343,23 +344,13 @@ public final class Rechunk {
      * pieces among which some are deferred join into a deferred block, whose part asks each piece
      * only for what falls inside it.
      */
-    public record Join(int axis) implements TaskFunction, Deferring {
+    public record Join(int axis) implements TaskFunction, ReadsDeferredBlocks {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public Object apply(List<Object> arguments) {
             return Blocks.concatenate((List<?>) arguments.getFirst(), axis);
-        }
-
-        @Override
-        public boolean acceptsDeferred(int position) {
-            return false;
-        }
-
-        @Override
-        public boolean acceptsDeferredItems(int position) {
-            return position == 0;
         }
 
         @Override

@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.tessera.array.Blocks;
 import org.tessera.array.blockwise.DeferredBlock;
-import org.tessera.graph.Deferring;
+import org.tessera.array.blockwise.ReadsDeferredBlocks;
 import org.tessera.graph.TaskFunction;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
@@ -28,7 +28,7 @@ import org.tessera.ndarray.index.Indexing;
  * @param pointShape    the shape of this block's points
  * @param pointPosition where the point axes go among the other axes
  */
-record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[] pointShape, int pointPosition) implements TaskFunction, Deferring {
+record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[] pointShape, int pointPosition) implements TaskFunction, ReadsDeferredBlocks {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -62,16 +62,6 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
         }
         NDArray shaped = flat.reshape(concat(pointShape, restShape));
         return shaped.transpose(pointAxesAt(shaped.ndim()));
-    }
-
-    @Override
-    public boolean acceptsDeferred(int position) {
-        return false;
-    }
-
-    @Override
-    public boolean acceptsDeferredItems(int position) {
-        return position == 0;
     }
 
     @Override

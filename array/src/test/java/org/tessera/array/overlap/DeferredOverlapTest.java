@@ -1,8 +1,8 @@
 package org.tessera.array.overlap;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.tessera.array.SameValues.assertSameValues;
 
 import java.util.List;
 
@@ -22,15 +22,6 @@ import org.tessera.ndarray.ufunc.Ufuncs;
  */
 class DeferredOverlapTest {
     private static final ChunkSpec BLOCKS = ChunkSpec.of(40, 50);
-
-    private static void assertSameValues(NDArray expected, NDArray actual, String label) {
-        assertArrayEquals(expected.shape(), actual.shape(), label);
-        NDArray flatExpected = expected.reshape(-1);
-        NDArray flatActual = actual.reshape(-1);
-        for (long position = 0; position < expected.size(); position++) {
-            assertEquals(flatExpected.getDouble(position), flatActual.getDouble(position), label + " at " + position);
-        }
-    }
 
     @Test
     void enlargedDeferredBlocksAreTheEnlargedComputedBlocks() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.tessera.array.SameValues.assertSameValues;
 
 import java.util.List;
 
@@ -23,15 +24,6 @@ import org.tessera.ndarray.dtype.DType;
  * the same values held as computed blocks, and a reduction of it must never make an old block whole.
  */
 class DeferredRechunkTest {
-
-    private static void assertSameValues(NDArray expected, NDArray actual, String label) {
-        assertArrayEquals(expected.shape(), actual.shape(), label);
-        NDArray flatExpected = expected.reshape(-1);
-        NDArray flatActual = actual.reshape(-1);
-        for (long position = 0; position < expected.size(); position++) {
-            assertEquals(flatExpected.getDouble(position), flatActual.getDouble(position), label + " at " + position);
-        }
-    }
 
     @Test
     void aRechunkOfDeferredBlocksIsTheRechunkOfTheComputedBlocks() {
