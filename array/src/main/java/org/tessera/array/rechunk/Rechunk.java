@@ -420,32 +420,10 @@ public final class Rechunk {
 
         @Override
         public NDArray part(long[] start, long[] shape) throws Exception {
-            NDArray part = null;
-            long end = start[axis] + shape[axis];
-            long offset = 0;
-            for (Object piece : pieces) {
-                long length = DeferredBlock.shapeOf(piece)[axis];
-                long low = Math.max(start[axis], offset);
-                long high = Math.min(end, offset + length);
-                if (high > low || shape[axis] == 0 && part == null) {
-                    long[] pieceStart = start.clone();
-                    long[] pieceShape = shape.clone();
-                    pieceStart[axis] = Math.min(low - offset, length);
-                    pieceShape[axis] = Math.max(0, high - low);
-                    if (part == null) {
-                        // The first piece, computed on its own, gives the dtype of the part.
-                        NDArray first = (NDArray) DeferredBlock.cut(piece, shape.length, pieceStart, pieceShape);
-                        if (pieceShape[axis] == shape[axis]) {
-                            return first;
-                        }
-                        part = NDArray.empty(first.dtype(), shape);
-                        part.slice(axis, 0, 1, pieceShape[axis]).assign(first);
-                    } else {
-                        write(piece, pieceStart, part.slice(axis, low - start[axis], 1, high - low));
-                    }
-                }
-                offset += length;
-            }
+            // An empty box of the first piece gives the dtype without computing anything.
+            int ndim = shape.length;
+            NDArray part = NDArray.empty(((NDArray) DeferredBlock.cut(pieces.getFirst(), ndim, new long[ndim], new long[ndim])).dtype(), shape);
+            partInto(start, part);
             return part;
         }
 

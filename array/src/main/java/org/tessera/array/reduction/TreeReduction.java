@@ -206,18 +206,6 @@ public final class TreeReduction {
         return kind.combineInOrder(partials, reduced);
     }
 
-    /** {@code shape} without the reduced axes. */
-    private static long[] keptIndexShape(long[] shape, int[] reduced) {
-        long[] kept = new long[shape.length - reduced.length];
-        int position = 0;
-        for (int axis = 0; axis < shape.length; axis++) {
-            if (Arrays.binarySearch(reduced, axis) < 0) {
-                kept[position++] = shape[axis];
-            }
-        }
-        return kept;
-    }
-
     /** Partials of a nested group joined along the reduced axes, component by component. */
     static Object[] join(Object group, int[] reduced, int depth) {
         if (!(group instanceof List<?> items)) {
@@ -392,8 +380,7 @@ public final class TreeReduction {
         public Object apply(List<Object> arguments) {
             NDArray[] inOrder = combinedInOrder(kind, arguments.getFirst(), axes);
             if (inOrder != null) {
-                NDArray combined = inOrder[0];
-                return keepdims ? combined : combined.reshape(keptIndexShape(combined.shape(), axes));
+                return kind.finish(inOrder, axes, keepdims);
             }
             Object[] joined = join(arguments.getFirst(), axes, 0);
             if (joined instanceof NDArray[] dense) {

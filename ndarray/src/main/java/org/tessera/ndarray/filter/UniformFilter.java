@@ -78,7 +78,6 @@ public final class UniformFilter {
         double constant = mode instanceof EdgeMode.Constant(double value) ? value : 0;
         MemorySegment sums = MemorySegment.ofArray(new long[columns]);
         MemorySegment constantRow = MemorySegment.ofArray(new long[columns]);
-        constantRow.fill((byte) 0);
         for (int j = 0; j < columns; j++) {
             constantRow.setAtIndex(ValueLayout.JAVA_DOUBLE, j, constant);
         }
