@@ -15,8 +15,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The conformance corpus on disk: every {@code *.jsonl} file of a directory, one suite per file.
- * The directory is {@code ../shared/conformance} unless the system property
- * {@code tessera.conformance.dir} names another.
+ * The directory is the repository's own {@code conformance} folder unless the system property
+ * {@code tessera.conformance.dir} names another (the build sets it; a test run from a module's folder
+ * without it finds the folder one level up).
  */
 public final class Corpus {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -25,7 +26,7 @@ public final class Corpus {
 
     public static Path directory() {
         String configured = System.getProperty("tessera.conformance.dir");
-        Path directory = configured != null && !configured.isBlank() ? Path.of(configured) : Path.of("../../shared/conformance");
+        Path directory = configured != null && !configured.isBlank() ? Path.of(configured) : Path.of("../conformance");
         if (!Files.isDirectory(directory)) {
             throw new IllegalStateException("conformance corpus not found at " + directory.toAbsolutePath()
                     + " (set -Dtessera.conformance.dir=DIR)");
