@@ -27,8 +27,8 @@ import picocli.CommandLine.Spec;
  * scripts print for the same workload.
  */
 @Command(name = "bench",
-        header = "Runs the workload suite of ../shared/bench/WORKLOADS.md.",
-        description = "Runs workloads of ../shared/bench/WORKLOADS.md, each in its own JVM with the heap its kind needs, and prints "
+        header = "Runs the workload suite of bench/WORKLOADS.md.",
+        description = "Runs workloads of bench/WORKLOADS.md, each in its own JVM with the heap its kind needs, and prints "
                 + "one JSON object per workload, as bench_dask.py and bench_numpy.py do. 'all' is W1-W8 and N1-N6; AtA is the "
                 + "out-of-core A.T @ A over an 8 GB Zarr store (not in 'all'). TESSERA_JVM_OPTS replaces the heap options.")
 final class BenchCommand implements Callable<Integer> {

@@ -7,7 +7,7 @@ import org.tessera.graph.schedule.Scheduler;
 import org.tessera.ndarray.NDArray;
 
 /**
- * W1, W2 and W4 of ../shared/bench/WORKLOADS.md with the same expressions and block shapes, on
+ * W1, W2 and W4 of bench/WORKLOADS.md with the same expressions and block shapes, on
  * matrices a hundred times smaller (W1: 20000 → 200 per side, blocks 2000 → 50; W2: 20000 x 4000 →
  * 400 x 80, blocks 40; W4: 16000 → 320 per side, strips 250 → 20 wide).
  */

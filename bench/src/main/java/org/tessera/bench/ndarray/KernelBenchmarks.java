@@ -24,7 +24,7 @@ import org.tessera.ndarray.ufunc.Ufuncs;
  * of 10^8 elements, a transposed add of 10^4 x 10^4, exp of 10^7, float64 matmul of 4096 x 4096, int32
  * add of 10^8. The heap is sized to the data and touched at start-up (as the workload runner does) so that the outputs reuse
  * memory the JVM has already touched instead of faulting in fresh pages on every call. Run with
- * {@code ./tessera jmh KernelBenchmarks}; compare with {@code python3 ../shared/bench/bench_numpy.py N1..N6}.
+ * {@code ./tessera jmh KernelBenchmarks}; compare with {@code python3 bench/anchors/numpy_kernels.py N1..N6}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -3,7 +3,7 @@ package org.tessera.bench.workload;
 import java.util.Map;
 
 /**
- * One workload of ../shared/bench/WORKLOADS.md. {@link #run()} is the timed part; the runner calls
+ * One workload of bench/WORKLOADS.md. {@link #run()} is the timed part; the runner calls
  * {@link #warmUp()} first so that JIT compilation is not what gets measured.
  */
 public interface Workload {

@@ -1,5 +1,5 @@
 /**
- * The workload suite of {@code ../shared/bench/WORKLOADS.md}: one class per workload, the runner
+ * The workload suite of {@code bench/WORKLOADS.md}: one class per workload, the runner
  * that times one in this JVM and prints the JSON object the Dask and NumPy scripts print, and the
  * out-of-core {@code A.T @ A} run over a Zarr store.
  *

@@ -1,0 +1,229 @@
+"""The chunked workloads W1-W8 and the stored-data workloads R1-R7 of bench/WORKLOADS.md, run by
+Dask's threaded scheduler on all cores: the anchor of `./tessera bench W*` and `R*`.
+
+    /usr/bin/python3 bench/anchors/dask_workloads.py W1 [--json FILE] [--repeat R]
+    /usr/bin/python3 bench/anchors/dask_workloads.py R1 --store DIR [--json FILE] [--repeat R]
+    /usr/bin/python3 bench/anchors/dask_workloads.py make-store DIR
+
+Debian's python3-dask and python3-zarr (apt-get install python3-dask python3-zarr) provide Dask and
+zarr-python; /usr/bin/python3 is the interpreter they are installed for. The random streams differ
+from Tessera's, so each check is statistical, with a tolerance any uniform [0, 1) stream meets.
+"""
+import argparse
+import os
+import shutil
+import tempfile
+
+import numpy as np
+
+from anchor_result import fail, report, timed
+
+try:
+    import dask
+    import dask.array as da
+except ImportError:
+    fail("Dask is not installed for this interpreter: apt-get install python3-dask python3-zarr, then run /usr/bin/python3")
+
+WORKLOADS = {}
+STORED_SIDE, STORED_CHUNK = 16000, 2000
+ONE_THIRD = 1 / 3
+UNIFORM_STD = 12 ** -0.5
+
+
+def workload(function):
+    """Registers a workload under its function's name in upper case (w1 -> W1)."""
+    WORKLOADS[function.__name__.upper()] = function
+    return function
+
+
+def uniform(shape, chunks, seed=0):
+    return da.random.RandomState(seed).random_sample(shape, chunks=chunks)
+
+
+def near(value, expected, tolerance):
+    return abs(value - expected) < tolerance
+
+
+def in_temporary_directory(prefix, body):
+    directory = tempfile.mkdtemp(prefix=prefix)
+    try:
+        return body(directory)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def mean_of_3x3(block):
+    """The 3 x 3 mean of a block that carries a one-cell margin on every side (map_overlap's depth 1)."""
+    rows, columns = block.shape
+    total = np.zeros((rows - 2, columns - 2))
+    for di in range(3):
+        for dj in range(3):
+            total += block[di:rows - 2 + di, dj:columns - 2 + dj]
+    result = np.empty_like(block)
+    result[1:-1, 1:-1] = total / 9.0
+    return result
+
+
+def column_statistics_check(means, stds):
+    value = [float(means.mean()), float(stds.mean())]
+    return value, near(value[0], 0.5, 1e-3) and near(value[1], UNIFORM_STD, 1e-3)
+
+
+@workload
+def w1(options):
+    x = uniform((20000, 20000), (2000, 2000))
+    value = float((x + x.T).mean(axis=0).mean().compute())
+    return value, near(value, 1.0, 1e-3)
+
+
+@workload
+def w2(options):
+    a = uniform((20000, 4000), (2000, 2000))
+    gram = (a.T @ a).compute()
+    value = float(np.trace(gram)) / (20000 * 4000)
+    return value, near(value, ONE_THIRD, 1e-2)
+
+
+@workload
+def w3(options):
+    def body(directory):
+        path = os.path.join(directory, "x.zarr")
+        uniform((16000, 16000), (2000, 2000)).to_zarr(path)
+        y = da.from_zarr(path)
+        return column_statistics_check(*da.compute(y.mean(axis=0), y.std(axis=0)))
+    return in_temporary_directory("w3-", body)
+
+
+@workload
+def w4(options):
+    x = uniform((16000, 16000), (16000, 250))
+    value = float(x.rechunk((250, 16000)).sum().compute()) / 16000 ** 2
+    return value, near(value, 0.5, 1e-3)
+
+
+@workload
+def w5(options):
+    x = da.ones(1_000_000, chunks=10)
+    value = float((x + 1).sum().compute())
+    return value, value == 2_000_000
+
+
+@workload
+def w6(options):
+    x = uniform((10000, 10000), (1000, 1000))
+    rows = np.random.default_rng(1).integers(0, 3334, size=2000)
+    value = float(x[::3, 100:-100][rows].sum().compute()) / (2000 * 9800)
+    return value, near(value, 0.5, 1e-2)
+
+
+@workload
+def w7(options):
+    x = uniform((10000, 10000), (1000, 1000))
+    value = float(x.cumsum(axis=0)[-1].sum().compute()) / 10000 ** 2
+    return value, near(value, 0.5, 1e-3)
+
+
+@workload
+def w8(options):
+    x = uniform((10000, 10000), (1000, 1000))
+    filtered = x.map_overlap(mean_of_3x3, depth=1, boundary="reflect")
+    value = float(filtered.sum().compute()) / 10000 ** 2
+    return value, near(value, 0.5, 1e-3)
+
+
+def make_store(path):
+    """The R workloads' input, written by zarr-python: uniform [0, 1) float64, 16000 x 16000 in
+    2000 x 2000 chunks, Zarr v2 with zarr-python's default compressor (Blosc lz4, byte shuffle).
+    An existing store is kept."""
+    if not os.path.exists(os.path.join(path, ".zarray")):
+        uniform((STORED_SIDE, STORED_SIDE), (STORED_CHUNK, STORED_CHUNK), seed=7).to_zarr(path)
+
+
+def stored(options):
+    if not options.store:
+        fail("the R workloads read a store: give --store DIR (written first when absent)")
+    make_store(options.store)
+    return da.from_zarr(options.store)
+
+
+def mean_of_stored(array):
+    return float(array.sum().compute()) / STORED_SIDE ** 2
+
+
+@workload
+def r1(options):
+    value = mean_of_stored(stored(options))
+    return value, near(value, 0.5, 1e-3)
+
+
+@workload
+def r2(options):
+    y = stored(options)
+    return column_statistics_check(*da.compute(y.mean(axis=0), y.std(axis=0)))
+
+
+@workload
+def r3(options):
+    y = stored(options)
+    value = float((y + y.T).mean(axis=0).mean().compute())
+    return value, near(value, 1.0, 1e-3)
+
+
+@workload
+def r4(options):
+    y = stored(options)
+    rows = np.random.default_rng(1).integers(0, 5334, size=2000)
+    value = float(y[::3, 100:-100][rows].sum().compute()) / (2000 * 15800)
+    return value, near(value, 0.5, 1e-2)
+
+
+@workload
+def r5(options):
+    y = stored(options)
+    value = float(y.cumsum(axis=0)[-1].sum().compute()) / STORED_SIDE ** 2
+    return value, near(value, 0.5, 1e-3)
+
+
+@workload
+def r6(options):
+    value = mean_of_stored(stored(options).map_overlap(mean_of_3x3, depth=1, boundary="reflect"))
+    return value, near(value, 0.5, 1e-3)
+
+
+@workload
+def r7(options):
+    def body(directory):
+        path = os.path.join(directory, "rechunked.zarr")
+        stored(options).rechunk((250, STORED_SIDE)).to_zarr(path)
+        result = da.from_zarr(path)
+        chunked_right = result.chunksize == (250, STORED_SIDE)
+        value = mean_of_stored(result)
+        return value, chunked_right and near(value, 0.5, 1e-3)
+    return in_temporary_directory("r7-", body)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Runs one chunked workload with Dask's threaded scheduler.")
+    parser.add_argument("workload", help="W1..W8, R1..R7, or make-store")
+    parser.add_argument("directory", nargs="?", help="make-store: where to write the store")
+    parser.add_argument("--json", dest="json_path")
+    parser.add_argument("--repeat", type=int, default=1, help="timed runs; the median is reported (default 1)")
+    parser.add_argument("--store", help="R workloads: the Zarr v2 store to read (written first when absent)")
+    options = parser.parse_args()
+    if options.workload == "make-store":
+        if not options.directory:
+            fail("make-store needs the directory to write")
+        make_store(options.directory)
+        return 0
+    if options.workload not in WORKLOADS:
+        fail(f"unknown workload {options.workload!r}; expected one of {', '.join(WORKLOADS)} or make-store")
+    dask.config.set(scheduler="threads")
+    if options.workload.startswith("R"):
+        make_store(options.store or fail("the R workloads read a store: give --store DIR"))
+    seconds, value, passed = timed(lambda: WORKLOADS[options.workload](options), options.repeat)
+    return report(options.workload, "dask", dask.__version__, seconds, value, passed, options.json_path,
+                  params={"threads": os.cpu_count(), "store": options.store})
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
