@@ -170,6 +170,33 @@ class VectorApiMathTest {
         }
     }
 
+    /**
+     * The conversion of the mixed bits to a double is exact for every lane: a hundred thousand
+     * counters spread over the whole range, and the counters whose mixed bits are smallest and
+     * largest among them, give the scalar definition's value bit for bit.
+     */
+    @Test
+    void splitMixUniformConvertsEveryLaneExactly() {
+        VectorMath vector = new VectorApiMath();
+        int count = 100_003;
+        long[] steps = new long[count];
+        SplittableRandom counters = new SplittableRandom(7);
+        for (int k = 0; k < count; k++) {
+            steps[k] = k % 3 == 0 ? k : counters.nextLong();
+        }
+        long[] words = new long[count];
+        assertTrue(vector.splitMixUniform(-5, steps, count, MemorySegment.ofArray(words), 0));
+        double smallest = 1;
+        double largest = 0;
+        for (int k = 0; k < count; k++) {
+            double expected = SplitMix.uniform(-5 + steps[k]);
+            assertEquals(Double.doubleToRawLongBits(expected), words[k], "lane " + k + " of counter " + (-5 + steps[k]));
+            smallest = Math.min(smallest, expected);
+            largest = Math.max(largest, expected);
+        }
+        assertTrue(smallest < 1e-4 && largest > 1 - 1e-4, "the counters reach both ends of [0, 1): " + smallest + ", " + largest);
+    }
+
     /** The ufuncs' contiguous float64 kernels go through the provider: views at odd offsets, a scalar operand and a read-only input give the element-wise values. */
     @Test
     void theArithmeticUfuncsGiveElementwiseValuesThroughTheProvider() {
