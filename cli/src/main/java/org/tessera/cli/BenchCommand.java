@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench",
         header = "Runs the workload suite of bench/WORKLOADS.md.",
         description = "Runs workloads of bench/WORKLOADS.md, each in its own JVM with the heap its kind needs, and prints "
-                + "one JSON object per workload, as bench_dask.py and bench_numpy.py do. 'all' is W1-W8 and N1-N6; AtA is the "
-                + "out-of-core A.T @ A over an 8 GB Zarr store (not in 'all'). TESSERA_JVM_OPTS replaces the heap options.")
+                + "one JSON object per workload, as bench/anchors/dask_workloads.py and numpy_kernels.py do. 'all' is W1-W8 and N1-N6; "
+                + "R1-R7 read a stored array (--store), and AtA is the out-of-core A.T @ A over an 8 GB Zarr store (neither in 'all'). TESSERA_JVM_OPTS replaces the heap options.")
 final class BenchCommand implements Callable<Integer> {
     /** What {@code all} runs: the chunked workloads, then the in-memory kernels. */
     static final List<String> ALL = Stream.concat(Stream.of("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"),
@@ -42,7 +42,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     private boolean help;
 
-    @Parameters(arity = "1..*", paramLabel = "WORKLOAD", description = "W1..W8, N1..N6, AtA, or all.")
+    @Parameters(arity = "1..*", paramLabel = "WORKLOAD", description = "W1..W8, R1..R7, N1..N6, AtA, or all.")
     private List<String> workloads;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the result there: the object for one workload, an array of them for several.")
@@ -70,6 +70,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--keep", paramLabel = "DIR", description = "AtA only: keep the store in DIR, and reuse it when it already holds A.")
     private Path keep;
 
+    @Option(names = "--store", paramLabel = "DIR", description = "R1-R7 only: the Zarr v2 store to read, written by another tool "
+            + "(bench/anchors/dask_workloads.py make-store DIR); without it, each R workload writes the same array itself first.")
+    private Path store;
+
     private final WorkloadLauncher launcher;
 
     BenchCommand() {
@@ -93,6 +97,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (!names.contains("AtA") && (rows != null || columns != null || blockRows != null || keep != null)) {
             throw new ParameterException(spec.commandLine(), "--rows, --columns, --block-rows and --keep are options of AtA, which is not among " + names);
+        }
+        if (store != null && names.stream().noneMatch(name -> name.startsWith("R"))) {
+            throw new ParameterException(spec.commandLine(), "--store is an option of R1-R7, which are not among " + names);
         }
         PrintWriter err = spec.commandLine().getErr();
         Path results = Files.createTempDirectory("tessera-bench-");
@@ -156,6 +163,7 @@ final class BenchCommand implements Callable<Integer> {
         } else {
             addIfGiven(arguments, "--repeat", repeat);
             addIfGiven(arguments, "--scheduler", scheduler.equals("threads") ? null : scheduler);
+            addIfGiven(arguments, "--store", name.startsWith("R") && store != null ? store.toAbsolutePath() : null);
         }
         return arguments;
     }

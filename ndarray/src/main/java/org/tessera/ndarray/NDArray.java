@@ -87,9 +87,14 @@ public final class NDArray implements AnyArray<NDArray> {
      * it keeps whatever the scratch held.
      */
     public static NDArray empty(DType dtype, long... shape) {
+        return empty(dtype, Order.C, shape);
+    }
+
+    /** {@link #empty(DType, long...)} in the given memory order. */
+    public static NDArray empty(DType dtype, Order order, long... shape) {
         long[] checkedShape = shape.clone();
         long byteSize = Math.multiplyExact(Shapes.size(checkedShape), (long) dtype.byteSize());
-        return new NDArray(Memory.allocateForOverwrite(byteSize), 0, checkedShape, Strides.contiguous(checkedShape, dtype.byteSize(), Order.C), dtype,
+        return new NDArray(Memory.allocateForOverwrite(byteSize), 0, checkedShape, Strides.contiguous(checkedShape, dtype.byteSize(), order), dtype,
                 true, null);
     }
 

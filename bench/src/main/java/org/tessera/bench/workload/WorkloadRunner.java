@@ -36,9 +36,10 @@ public final class WorkloadRunner {
     private WorkloadRunner() {
     }
 
-    /** The names this runner accepts: the workloads of WORKLOADS.md (N*, W*) and the out-of-core {@code AtA}. */
+    /** The names this runner accepts: the workloads of WORKLOADS.md (N*, W*, R*) and the out-of-core {@code AtA}. */
     public static List<String> names() {
         List<String> names = new ArrayList<>(WORKLOADS.keySet());
+        names.addAll(StoredArrayWorkload.all(null).keySet());
         names.add("AtA");
         return List.copyOf(names);
     }
@@ -49,18 +50,31 @@ public final class WorkloadRunner {
             OutOfCoreGram.main(Arrays.copyOfRange(arguments, 1, arguments.length));
             return;
         }
-        if (arguments.length == 0 || !WORKLOADS.containsKey(arguments[0])) {
+        if (arguments.length == 0 || !names().contains(arguments[0])) {
             System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R] [--scheduler threads|sync|spark]   (NAME one of " + WORKLOADS.keySet() + ")\n"
+                    + "       tessera bench R1..R7 [--store DIR] [--json FILE] [--repeat R] [--scheduler threads|sync|spark]\n"
                     + "       tessera bench AtA [--rows N] [--columns M] [--block-rows R] [--keep DIR] [--json FILE]");
             System.exit(2);
         }
         List<String> options = Arrays.asList(arguments);
+        Path store = option(options, "--store").map(Path::of).orElse(null);
         Path json = option(options, "--json").map(Path::of).orElse(null);
         int repeat = option(options, "--repeat").map(Integer::parseInt).orElse(arguments[0].startsWith("N") ? 3 : 1);
         String scheduler = option(options, "--scheduler").orElse("threads");
         // Every chunked workload computes with the default scheduler, so choosing one is setting it.
         ChunkedArray.setDefaultScheduler(Schedulers.named(scheduler));
-        Map<String, Object> measured = measure(WORKLOADS.get(arguments[0]).get(), repeat);
+        Map<String, Object> measured;
+        if (arguments[0].startsWith("R")) {
+            StoredArrayWorkload stored = StoredArrayWorkload.all(store).get(arguments[0]);
+            try {
+                measured = measure(stored, repeat);
+                measured.put("floor_seconds", stored.floorSeconds());
+            } finally {
+                stored.close();
+            }
+        } else {
+            measured = measure(WORKLOADS.get(arguments[0]).get(), repeat);
+        }
         if (!scheduler.equals("threads")) {
             Map<String, Object> params = new LinkedHashMap<>();
             ((Map<?, ?>) measured.get("params")).forEach((key, value) -> params.put(key.toString(), value));

@@ -1,6 +1,7 @@
 package org.tessera.io.codec;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.util.Locale;
 
 /**
@@ -89,6 +90,18 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
         } catch (RuntimeException failure) {
             throw new IOException("blosc: cannot decode " + data.length + " bytes: " + failure.getMessage(), failure);
         }
+    }
+
+    /** Where a system c-blosc loads ({@link BloscLibrary}). */
+    @Override
+    public boolean decodesInto() {
+        return BloscLibrary.instance().isPresent();
+    }
+
+    /** Through the system c-blosc: no byte arrays, no copies; bytes after the frame are ignored. */
+    @Override
+    public void decodeInto(MemorySegment data, MemorySegment target) throws IOException {
+        BloscLibrary.instance().orElseThrow(() -> new UnsupportedOperationException("blosc: no system c-blosc (libblosc1) was found")).decode(data, target);
     }
 
     /** Loads the JNI library once, and turns a platform without it into a clear error. */

@@ -1,6 +1,7 @@
 package org.tessera.io.codec;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 
 /**
  * A transformation of a chunk's bytes and its inverse: the compressors of Zarr v2 and the
@@ -14,4 +15,18 @@ public sealed interface ByteCodec extends java.io.Serializable permits Gzip, Zli
 
     /** The decoded bytes; corrupt input is an IOException naming the codec. */
     byte[] decode(byte[] data) throws IOException;
+
+    /** Whether {@link #decodeInto} can decode straight into memory here (Blosc with a system c-blosc). */
+    default boolean decodesInto() {
+        return false;
+    }
+
+    /**
+     * Decodes {@code data} straight into {@code target}, which must be exactly the decoded size,
+     * without going through byte arrays; only where {@link #decodesInto()} says so. Corrupt input
+     * is an IOException naming the codec.
+     */
+    default void decodeInto(MemorySegment data, MemorySegment target) throws IOException {
+        throw new UnsupportedOperationException(this + " decodes through byte arrays only");
+    }
 }

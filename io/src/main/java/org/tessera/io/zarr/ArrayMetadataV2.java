@@ -122,6 +122,9 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
 
     @Override
     public NDArray decodeChunkRegion(MemorySegment bytes, long[] start, long[] regionShape, String where) throws IOException {
+        if (compressor != null && compressor.decodesInto()) {
+            return ArrayMetadata.regionOf(ChunkBytes.decodeInto(compressor, bytes, dtype, chunkShape, endian.byteOrder(), order, where), start, regionShape);
+        }
         if (compressor != null) {
             return decodeChunkRegion(bytes.toArray(ValueLayout.JAVA_BYTE), start, regionShape, where);
         }
@@ -130,6 +133,9 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
 
     @Override
     public NDArray decodeChunk(byte[] bytes, String where) throws IOException {
+        if (compressor != null && compressor.decodesInto()) {
+            return ChunkBytes.decodeInto(compressor, MemorySegment.ofArray(bytes), dtype, chunkShape, endian.byteOrder(), order, where);
+        }
         byte[] raw = compressor == null ? bytes : CodecChain.decodeBytes(compressor, bytes, where);
         return ChunkBytes.decode(raw, dtype, chunkShape, endian.byteOrder(), order, where);
     }

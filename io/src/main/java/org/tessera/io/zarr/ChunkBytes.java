@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
+import org.tessera.io.codec.ByteCodec;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.layout.Order;
@@ -55,6 +56,25 @@ final class ChunkBytes {
         MemorySegment.copy(bytes, 0, result.segment(), result.byteOffset(), expected);
         if (byteOrder == ByteOrder.BIG_ENDIAN) {
             swap(result.segment().asSlice(result.byteOffset(), expected), dtype.realType().byteSize());
+        }
+        return result;
+    }
+
+    /**
+     * A new array of {@code shape} decoded by {@code codec} from the stored bytes straight into its
+     * memory (the codec must {@linkplain ByteCodec#decodesInto() decode into memory}).
+     */
+    static NDArray decodeInto(ByteCodec codec, MemorySegment stored, DType dtype, long[] shape, ByteOrder byteOrder, Order order, String where)
+            throws ZarrFormatException {
+        NDArray result = NDArray.empty(dtype, order, shape);
+        MemorySegment target = result.segment().asSlice(result.byteOffset(), result.size() * dtype.byteSize());
+        try {
+            codec.decodeInto(stored, target);
+        } catch (IOException corrupt) {
+            throw new ZarrFormatException(where + ": " + corrupt.getMessage(), corrupt);
+        }
+        if (byteOrder == ByteOrder.BIG_ENDIAN) {
+            swap(target, dtype.realType().byteSize());
         }
         return result;
     }

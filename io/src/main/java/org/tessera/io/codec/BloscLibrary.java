@@ -1,0 +1,142 @@
+package org.tessera.io.codec;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A system c-blosc 1 (Debian's {@code libblosc1}) called through the FFM API, which decodes a frame
+ * straight into the memory of the array that holds the chunk: the JNI library behind
+ * {@link Blosc#decode} takes and returns Java byte arrays, so a chunk read through it is copied
+ * from the store into an array, decoded into a second one, and copied into the block.
+ *
+ * <p>The calls are critical downcalls, which may read and write heap arrays in place and hold off
+ * the JVM's safepoints while they run; a frame is therefore decoded in pieces of at most
+ * {@link #PIECE_BYTES} ({@code blosc_getitem} decodes only the internal blocks a piece covers), so
+ * no call runs for more than a millisecond or so. Before any piece is decoded, the frame is
+ * checked by {@code blosc_cbuffer_validate} against the bytes actually present, so a header that
+ * claims more than is there never makes c-blosc read past them. The header decides the frame's
+ * length: bytes after it (z5 writes its whole output buffer) are ignored, as c-blosc and
+ * zarr-python ignore them.
+ *
+ * <p>{@code -Dtessera.blosc.library=PATH} names the library; {@code -Dtessera.blosc.library=none}
+ * turns this path off, so that the JNI path can be compared with it.
+ */
+final class BloscLibrary {
+    static final String LIBRARY_PROPERTY = "tessera.blosc.library";
+    /** The most decoded bytes one critical call produces. */
+    static final int PIECE_BYTES = 1 << 22;
+
+    private static final List<String> LOADER_NAMES = List.of("libblosc.so.1", "libblosc.so", "libblosc.1.dylib", "libblosc.dylib");
+    private static final Optional<BloscLibrary> FOUND = find();
+    private static final ValueLayout.OfInt LITTLE_ENDIAN_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final String location;
+    private final MethodHandle validate;
+    private final MethodHandle getItem;
+
+    private BloscLibrary(String location, SymbolLookup lookup) {
+        this.location = location;
+        Linker linker = Linker.nativeLinker();
+        Linker.Option critical = Linker.Option.critical(true);
+        // int blosc_cbuffer_validate(const void *cbuffer, size_t cbytes, size_t *nbytes)
+        validate = linker.downcallHandle(lookup.find("blosc_cbuffer_validate").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS), critical);
+        // int blosc_getitem(const void *src, int start, int nitems, void *dest)
+        getItem = linker.downcallHandle(lookup.find("blosc_getitem").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS), critical);
+    }
+
+    /** The library in use, if one loads. */
+    static Optional<BloscLibrary> instance() {
+        return FOUND;
+    }
+
+    String location() {
+        return location;
+    }
+
+    private static Optional<BloscLibrary> find() {
+        String requested = System.getProperty(LIBRARY_PROPERTY, "").strip();
+        if (requested.equals("none")) {
+            return Optional.empty();
+        }
+        for (String location : requested.isEmpty() ? LOADER_NAMES : List.of(requested)) {
+            try {
+                SymbolLookup lookup = location.contains("/") ? SymbolLookup.libraryLookup(Path.of(location), Arena.global())
+                        : SymbolLookup.libraryLookup(location, Arena.global());
+                if (lookup.find("blosc_cbuffer_validate").isPresent() && lookup.find("blosc_getitem").isPresent()) {
+                    return Optional.of(new BloscLibrary(location, lookup));
+                }
+            } catch (IllegalArgumentException | IllegalCallerException | UnsupportedOperationException notLoadable) {
+                // The next name, or the JNI library.
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Decodes the frame at the start of {@code frame} into {@code target}, whose size must be the
+     * frame's decoded size. Corrupt or truncated input is an IOException; nothing past the frame's
+     * stated length is read.
+     */
+    void decode(MemorySegment frame, MemorySegment target) throws IOException {
+        long decodedSize = validatedSize(frame);
+        if (decodedSize != target.byteSize()) {
+            throw new IOException("blosc: the frame decodes to " + decodedSize + " bytes, but the chunk holds " + target.byteSize());
+        }
+        int itemSize = Byte.toUnsignedInt(frame.get(ValueLayout.JAVA_BYTE, 3));
+        if (itemSize == 0) {
+            throw new IOException("blosc: the frame's header gives an item size of 0");
+        }
+        if (decodedSize % itemSize != 0) {
+            throw new IOException("blosc: " + decodedSize + " decoded bytes are not a whole number of " + itemSize + "-byte items");
+        }
+        long items = decodedSize / itemSize;
+        long piece = Math.max(1, PIECE_BYTES / itemSize);
+        for (long start = 0; start < items; start += piece) {
+            int count = (int) Math.min(piece, items - start);
+            int written;
+            try {
+                written = (int) getItem.invokeExact(frame, (int) start, count, target.asSlice(start * itemSize, (long) count * itemSize));
+            } catch (Throwable unexpected) {
+                throw new IllegalStateException("blosc_getitem of " + location + " failed", unexpected);
+            }
+            if (written != count * itemSize) {
+                throw new IOException("blosc: cannot decode items " + start + " to " + (start + count) + " of the frame (c-blosc returned " + written + ")");
+            }
+        }
+    }
+
+    /** The decoded size the frame's header states, after c-blosc checked the frame against the bytes present. */
+    private long validatedSize(MemorySegment frame) throws IOException {
+        if (frame.byteSize() < 16) {
+            throw new IOException("blosc: " + frame.byteSize() + " bytes are too few for the 16-byte Blosc header");
+        }
+        // The stated compressed size must lie inside what is there; c-blosc is then asked the same.
+        long stated = Integer.toUnsignedLong(frame.get(LITTLE_ENDIAN_INT, 12));
+        if (stated > frame.byteSize() || stated < 16) {
+            throw new IOException("blosc: the header states " + stated + " compressed bytes, but " + frame.byteSize() + " are present");
+        }
+        long[] size = new long[1];
+        int status;
+        try {
+            status = (int) validate.invokeExact(frame, stated, MemorySegment.ofArray(size));
+        } catch (Throwable unexpected) {
+            throw new IllegalStateException("blosc_cbuffer_validate of " + location + " failed", unexpected);
+        }
+        if (status < 0) {
+            throw new IOException("blosc: the " + stated + "-byte frame is not valid Blosc data");
+        }
+        return size[0];
+    }
+}

@@ -1,0 +1,118 @@
+package org.tessera.io.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Blosc frames decoded by the system c-blosc straight into memory ({@link BloscLibrary}) give the
+ * bytes the JNI library gives, into heap and native memory, in several critical pieces; bad frames
+ * are IOExceptions, and bytes after a frame are ignored.
+ */
+class BloscIntoMemoryTest {
+    @BeforeEach
+    void needsTheSystemLibrary() {
+        assumeTrue(Blosc.defaults().decodesInto(), "no system c-blosc here (apt-get install libblosc1)");
+    }
+
+    /** Smooth doubles with some noise, as array chunks are. */
+    private static byte[] data(int size) {
+        byte[] data = new byte[size];
+        SplittableRandom random = new SplittableRandom(size);
+        MemorySegment bytes = MemorySegment.ofArray(data);
+        for (long offset = 0; offset + 8 <= size; offset += 8) {
+            bytes.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, offset, Math.sin(offset / 1e4) + (random.nextInt(4) == 0 ? random.nextDouble() : 0));
+        }
+        return data;
+    }
+
+    static Stream<Arguments> framesAndSizes() {
+        return Stream.of(new Blosc("lz4", 5, Blosc.Shuffle.BYTE, 0, 0), new Blosc("lz4hc", 9, Blosc.Shuffle.BIT, 0, 0),
+                new Blosc("blosclz", 1, Blosc.Shuffle.NONE, 0, 0), new Blosc("zstd", 3, Blosc.Shuffle.AUTO, 0, 0),
+                new Blosc("zlib", 5, Blosc.Shuffle.BYTE, 4, 256), new Blosc("lz4", 0, Blosc.Shuffle.NONE, 0, 0))
+                .flatMap(codec -> Stream.of(8, 1000, 100_000, 3 * BloscLibrary.PIECE_BYTES + 24).map(size -> Arguments.of(codec, size)));
+    }
+
+    @ParameterizedTest(name = "{0} {1} bytes")
+    @MethodSource("framesAndSizes")
+    void decodingIntoMemoryGivesTheBytesOfTheJniLibrary(Blosc codec, int size) throws IOException {
+        byte[] data = data(size);
+        byte[] frame = codec.encode(data, 8);
+        byte[] heap = new byte[size];
+        codec.decodeInto(MemorySegment.ofArray(frame), MemorySegment.ofArray(heap));
+        assertArrayEquals(codec.decode(frame), heap);
+        assertArrayEquals(data, heap);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativeFrame = arena.allocate(frame.length);
+            nativeFrame.copyFrom(MemorySegment.ofArray(frame));
+            MemorySegment target = arena.allocate(size);
+            codec.decodeInto(nativeFrame, target);
+            assertArrayEquals(data, target.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    /** z5 writes its whole output buffer after the frame; the header decides the frame's length. */
+    @Test
+    void bytesAfterTheFrameAreIgnored() throws IOException {
+        byte[] data = data(40_000);
+        byte[] frame = Blosc.defaults().encode(data, 8);
+        byte[] padded = Arrays.copyOf(frame, frame.length + 5_000);
+        Arrays.fill(padded, frame.length, padded.length, (byte) 0x7f);
+        byte[] decoded = new byte[data.length];
+        Blosc.defaults().decodeInto(MemorySegment.ofArray(padded), MemorySegment.ofArray(decoded));
+        assertArrayEquals(data, decoded);
+    }
+
+    @Test
+    void badFramesAreIOExceptionsNamingBlosc() throws IOException {
+        byte[] data = data(40_000);
+        byte[] frame = Blosc.defaults().encode(data, 8);
+        MemorySegment target = MemorySegment.ofArray(new byte[data.length]);
+
+        IOException truncated = assertThrows(IOException.class,
+                () -> Blosc.defaults().decodeInto(MemorySegment.ofArray(Arrays.copyOf(frame, frame.length - 1)), target));
+        assertTrue(truncated.getMessage().startsWith("blosc: the header states " + frame.length + " compressed bytes, but " + (frame.length - 1)),
+                truncated.getMessage());
+
+        IOException tooShort = assertThrows(IOException.class, () -> Blosc.defaults().decodeInto(MemorySegment.ofArray(new byte[9]), target));
+        assertEquals("blosc: 9 bytes are too few for the 16-byte Blosc header", tooShort.getMessage());
+
+        IOException wrongSize = assertThrows(IOException.class,
+                () -> Blosc.defaults().decodeInto(MemorySegment.ofArray(frame), MemorySegment.ofArray(new byte[data.length - 8])));
+        assertEquals("blosc: the frame decodes to 40000 bytes, but the chunk holds 39992", wrongSize.getMessage());
+
+        byte[] huge = frame.clone();
+        MemorySegment.ofArray(huge).set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 4, Integer.MAX_VALUE);
+        IOException claimsTooMuch = assertThrows(IOException.class, () -> Blosc.defaults().decodeInto(MemorySegment.ofArray(huge), target));
+        assertTrue(claimsTooMuch.getMessage().startsWith("blosc: "), claimsTooMuch.getMessage());
+
+        byte[] scrambled = frame.clone();
+        for (int position = 16; position < scrambled.length; position++) {
+            scrambled[position] ^= (byte) 0x5a;
+        }
+        byte[] decoded = new byte[data.length];
+        try {
+            Blosc.defaults().decodeInto(MemorySegment.ofArray(scrambled), MemorySegment.ofArray(decoded));
+            assertTrue(!Arrays.equals(decoded, data), "a scrambled frame cannot give back the data");
+        } catch (IOException corrupt) {
+            assertTrue(corrupt.getMessage().startsWith("blosc: "), corrupt.getMessage());
+        }
+    }
+}
