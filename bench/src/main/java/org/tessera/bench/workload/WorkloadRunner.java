@@ -1,5 +1,8 @@
 package org.tessera.bench.workload;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,8 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
 
 import org.tessera.array.ChunkedArray;
+import org.tessera.ndarray.blas.Blas;
+import org.tessera.ndarray.kernel.VectorMath;
 
 /**
  * {@code ./tessera bench NAME [--json FILE] [--repeat R] [--scheduler NAME]}: runs one workload
@@ -119,10 +127,47 @@ public final class WorkloadRunner {
         result.put("check", check);
         result.put("check_ok", ok);
         result.put("params", workload.params());
+        result.put("machine", machine());
         if (workload.flops() > 0) {
             result.put("gflops", workload.flops() / median(runs) / 1e9);
         }
         return result;
+    }
+
+    /**
+     * Where the figures come from, since they move between CPUs and JVM settings: the CPU model, the
+     * SIMD kernels in use (the Vector API provider names its vector width; HotSpot's -XX:UseAVX
+     * caps it), the BLAS, the JVM's options and the Java version.
+     */
+    static Map<String, Object> machine() {
+        Map<String, Object> machine = new LinkedHashMap<>();
+        machine.put("cpu", cpuModel());
+        machine.put("simd", VectorMath.selected().name());
+        machine.put("use_avx", hotSpotOption("UseAVX"));
+        machine.put("blas", Blas.selected().name());
+        machine.put("jvm_options", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        machine.put("java_version", Runtime.version().toString());
+        return machine;
+    }
+
+    /** The "model name" line of /proc/cpuinfo, else the architecture. */
+    private static String cpuModel() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            return lines.filter(line -> line.startsWith("model name")).map(line -> line.substring(line.indexOf(':') + 1).strip()).findFirst()
+                    .orElse(System.getProperty("os.arch"));
+        } catch (IOException | UncheckedIOException unreadable) {
+            return System.getProperty("os.arch");
+        }
+    }
+
+    /** A HotSpot flag's value (UseAVX: the x86 SIMD level the JIT may use), or null on another JVM. */
+    private static String hotSpotOption(String name) {
+        HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        try {
+            return hotSpot == null ? null : hotSpot.getVMOption(name).getValue();
+        } catch (IllegalArgumentException absent) {
+            return null;
+        }
     }
 
     /** The longest wait for the JIT compiler to go idle after the warm-up. */
