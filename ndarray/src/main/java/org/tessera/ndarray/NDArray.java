@@ -724,8 +724,16 @@ public final class NDArray implements AnyArray<NDArray> {
     public void assign(NDArray source) {
         requireWriteable();
         NDArray value = source.mayShareMemory(this) && source != this ? source.copy() : source;
+        // As NumPy, a value with more axes than this array loses its leading axes of length 1.
+        int extra = 0;
+        while (value.shape.length - extra > shape.length && value.shape[extra] == 1) {
+            extra++;
+        }
+        if (extra > 0) {
+            value = value.reshape(Arrays.copyOfRange(value.shape, extra, value.shape.length));
+        }
         if (value.shape.length > shape.length || !Arrays.equals(Shapes.broadcast(value.shape, shape), shape)) {
-            throw new ShapeMismatchException("could not broadcast input array from shape " + Shapes.format(value.shape)
+            throw new ShapeMismatchException("could not broadcast input array from shape " + Shapes.format(source.shape)
                     + " into shape " + Shapes.format(shape));
         }
         DType from = value.dtype;

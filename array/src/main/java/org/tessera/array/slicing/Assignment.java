@@ -51,7 +51,9 @@ final class Assignment {
         long[] valueShape = source instanceof ChunkedArray chunked ? chunked.chunks().requireKnownShape("assignment of a chunked value")
                 : ((NDArray) source).shape();
         long[] resultShape = resultShape(shape, resolved);
-        requireBroadcastable(valueShape, resultShape, resolved.gathers());
+        // NumPy's broadcasting of a setitem value (it throws where the value does not fit). A value whose
+        // shape it reads differently fits only an empty selection, whose blocks never read it.
+        Indexing.assignedValueShape(valueShape, resultShape, resolved.gathers());
 
         Chunks chunks = array.chunks();
         List<AxisSelector> selectors = resolved.selectors();
@@ -234,19 +236,6 @@ final class Assignment {
         }
         long[] restShape = rest.stream().mapToLong(Long::longValue).toArray();
         return resolved.gathers() ? insert(restShape, resolved.pointPosition(), resolved.pointShape()) : restShape;
-    }
-
-    private static void requireBroadcastable(long[] valueShape, long[] resultShape, boolean advanced) {
-        for (int axis = 0; axis < valueShape.length; axis++) {
-            int resultAxis = axis - (valueShape.length - resultShape.length);
-            boolean fits = resultAxis < 0 ? valueShape[axis] == 1 : valueShape[axis] == 1 || valueShape[axis] == resultShape[resultAxis];
-            if (!fits) {
-                throw new ShapeMismatchException(advanced
-                        ? "shape mismatch: value array of shape " + IndexText.shape(valueShape) + " could not be broadcast to indexing result of shape "
-                                + IndexText.shape(resultShape)
-                        : "could not broadcast input array from shape " + IndexText.shape(valueShape) + " into shape " + IndexText.shape(resultShape));
-            }
-        }
     }
 
     private static long[] insert(long[] values, int position, long[] inserted) {

@@ -38,8 +38,11 @@ final class IndexResolver {
         if (mode == Mode.POINTWISE && Arrays.stream(index).anyMatch(IndexItems::isBooleanScalar)) {
             throw new IndexOutOfBoundsException("vindex does not support indexing with boolean arrays: index " + IndexText.index(index));
         }
-        List<Index> items = IndexItems.expandBooleanScalars(index);
-        int consumed = IndexItems.indexedAxes(items);
+        if (IndexItems.hasBooleanScalars(index)) {
+            throw new IllegalStateException("boolean scalars are rewritten before resolution: index " + IndexText.index(index));
+        }
+        List<Index> items = List.of(index);
+        int consumed = IndexItems.indexedAxes(index);
         if (IndexItems.ellipses(items) > 1) {
             throw new IndexOutOfBoundsException("an index can only have a single ellipsis ('...'): index " + IndexText.index(index));
         }
@@ -92,7 +95,7 @@ final class IndexResolver {
                     }
                     advancedPositions.add(position);
                 }
-                case Index.BoolScalar ignored -> throw new IllegalStateException("boolean scalars are expanded before resolution");
+                case Index.BoolScalar ignored -> throw new IllegalStateException("boolean scalars are rewritten before resolution");
             }
         }
         while (axis < shape.length) {
@@ -196,7 +199,7 @@ final class IndexResolver {
         for (int maskAxis = 0; maskAxis < mask.ndim(); maskAxis++) {
             int axis = firstAxis + maskAxis;
             long length = knownLength(shape, axis, index, "a boolean mask");
-            if (mask.shape(maskAxis) != length) {
+            if (mask.shape(maskAxis) != length && mask.shape(maskAxis) != 0) {
                 throw new IndexOutOfBoundsException("boolean index did not match indexed array along axis " + axis + "; size of axis is "
                         + length + " but size of corresponding boolean axis is " + mask.shape(maskAxis) + " (array of shape "
                         + IndexText.shape(shape) + ", mask of shape " + IndexText.shape(mask.shape()) + ")");

@@ -6,6 +6,8 @@ import java.util.Objects;
 import org.tessera.array.ChunkedArray;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.index.Index;
+import org.tessera.ndarray.index.IndexItems;
+import org.tessera.ndarray.index.Indexing;
 
 /**
  * Indexing and assignment of chunked arrays: NumPy's meaning, Dask's chunks (see the package notes).
@@ -22,6 +24,10 @@ public final class Slicing {
      */
     public static ChunkedArray get(ChunkedArray array, Index... index) {
         Objects.requireNonNull(index, "index");
+        if (IndexItems.hasBooleanScalars(index)) {
+            IndexItems.Rewritten rewritten = IndexItems.withoutBooleanScalars(array.ndim(), index);
+            return get(withNewAxes(array, rewritten.newAxes()), rewritten.index());
+        }
         ResolvedIndex resolved = IndexResolver.resolve(array.shape(), index, IndexResolver.Mode.NUMPY);
         if (!resolved.gathers()) {
             return BasicSlicing.apply(array, resolved.selectors(), List.of());
@@ -85,7 +91,38 @@ public final class Slicing {
      * and cast to x's dtype as NumPy's setitem casts. The result has x's chunks.
      */
     public static ChunkedArray set(ChunkedArray array, Index[] index, Object value) {
-        return Assignment.set(array, Objects.requireNonNull(index, "index"), value);
+        Objects.requireNonNull(index, "index");
+        long[] shape = array.chunks().requireKnownShape("assignment to index " + IndexText.index(index));
+        long[] valueShape = value instanceof ChunkedArray chunked ? chunked.chunks().requireKnownShape("assignment of a chunked value")
+                : value instanceof NDArray values ? values.shape() : new long[0];
+        Indexing.checkMaskAssignment(shape, index, valueShape);
+        Indexing.checkElementAssignment(shape, array.dtype(), index, valueShape);
+        if (IndexItems.hasBooleanScalars(index)) {
+            // The assignment goes to x with the boolean scalars' new axes, which then come off again.
+            IndexItems.Rewritten rewritten = IndexItems.withoutBooleanScalars(array.ndim(), index);
+            ChunkedArray assigned = Assignment.set(withNewAxes(array, rewritten.newAxes()), rewritten.index(), value);
+            Index[] drop = new Index[assigned.ndim()];
+            for (int axis = 0; axis < drop.length; axis++) {
+                drop[axis] = Index.all();
+            }
+            for (int axis : rewritten.newAxes()) {
+                drop[axis] = Index.at(0);
+            }
+            return get(assigned, drop);
+        }
+        return Assignment.set(array, index, value);
+    }
+
+    /** x with a new axis of length 1 at each of {@code newAxes} (positions in the result, increasing). */
+    private static ChunkedArray withNewAxes(ChunkedArray array, int[] newAxes) {
+        Index[] items = new Index[array.ndim() + newAxes.length];
+        for (int axis = 0; axis < items.length; axis++) {
+            items[axis] = Index.all();
+        }
+        for (int axis : newAxes) {
+            items[axis] = Index.newAxis();
+        }
+        return get(array, items);
     }
 
     /** {@code x[mask] = value} with a boolean chunked mask over the leading axes; the value must be one element. */

@@ -38,9 +38,9 @@ final class AdvancedIndexing {
         long[] restShape = restShape(plan);
         long[] resultShape = placeBroadcastAxes(NDArray.zeros(DType.BOOL, concat(plan.broadcastShape(), restShape)), plan).shape();
         NDArray source = value.mayShareMemory(x) ? value.copy() : value;
-        if (source.ndim() > resultShape.length || !Arrays.equals(Shapes.broadcast(source.shape(), resultShape), resultShape)) {
-            throw new IllegalArgumentException("shape mismatch: value array of shape " + Shapes.format(source.shape())
-                    + " could not be broadcast to indexing result of shape " + Shapes.format(resultShape));
+        long[] valueShape = Indexing.assignedValueShape(source.shape(), resultShape, true);
+        if (!Arrays.equals(valueShape, source.shape())) {
+            source = Shapes.size(valueShape) == 0 ? NDArray.zeros(source.dtype(), valueShape) : source.reshape(valueShape);
         }
         NDArray broadcast = unplaceBroadcastAxes(source.broadcastTo(resultShape), plan);
         forEachSelection(plan, (position, selected) -> selected.assign(slot(broadcast, plan.broadcastShape(), position)));
@@ -148,8 +148,8 @@ final class AdvancedIndexing {
 
     /** Applies the basic items as a view and lists the advanced axes of that view with their indices. */
     private static Plan plan(NDArray x, Index[] index) {
-        List<Index> items = IndexItems.expandBooleanScalars(index);
-        int consumed = IndexItems.indexedAxes(items);
+        List<Index> items = List.of(index);
+        int consumed = IndexItems.indexedAxes(index);
         if (IndexItems.ellipses(items) > 1) {
             throw new IndexOutOfBoundsException("an index can only have a single ellipsis ('...')");
         }
@@ -165,6 +165,8 @@ final class AdvancedIndexing {
             Index item = items.get(position);
             switch (item) {
                 case Index.At at -> {
+                    // Checked here: NumPy raises for an integer out of bounds even when the selection is empty.
+                    view.checkIndex(at.index(), axis);
                     advancedAxes.add(axis++);
                     indices.add(NDArray.scalar(at.index()));
                     advancedItemPositions.add(position);
@@ -188,7 +190,7 @@ final class AdvancedIndexing {
                 }
                 case Index.NewAxis ignored -> view = view.expandDims(axis++);
                 case Index.Ellipsis ignored -> axis += x.ndim() - consumed;
-                case Index.BoolScalar ignored -> throw new IllegalStateException("boolean scalars are expanded before planning");
+                case Index.BoolScalar ignored -> throw new IllegalStateException("boolean scalars are rewritten before planning");
             }
         }
         long[][] shapes = indices.stream().map(NDArray::shape).toArray(long[][]::new);
@@ -215,7 +217,8 @@ final class AdvancedIndexing {
     private static NDArray[] nonzero(NDArray mask, NDArray view, int firstAxis) {
         for (int axis = 0; axis < mask.ndim(); axis++) {
             long expected = view.shape(firstAxis + axis);
-            if (mask.shape(axis) != expected) {
+            // NumPy lets a mask axis of length 0 stand for an axis of any length (it selects nothing).
+            if (mask.shape(axis) != expected && mask.shape(axis) != 0) {
                 throw new IndexOutOfBoundsException("boolean index did not match indexed array along axis " + (firstAxis + axis)
                         + "; size of axis is " + expected + " but size of corresponding boolean axis is " + mask.shape(axis));
             }
