@@ -29,16 +29,17 @@ final class ArgExtremum {
     }
 
     static NDArray find(NDArray x, Integer axis, boolean keepdims, boolean maximum) {
-        if (x.dtype().isComplex()) {
-            throw new UnsupportedOperationException("arg" + (maximum ? "max" : "min") + " of complex arrays is not supported");
-        }
         NDArray input = axis == null ? x.ravel() : x;
         if (input.ndim() == 0) {
             input = input.reshape(1);
         }
         int normalizedAxis = axis == null ? 0 : Shapes.normalizeAxis(axis, input.ndim());
         if (input.shape(normalizedAxis) == 0) {
-            throw new IllegalArgumentException("attempt to get arg" + (maximum ? "max" : "min") + " of an empty sequence");
+            throw new IllegalArgumentException("attempt to get arg" + (maximum ? "max" : "min") + " of an empty sequence (input shape "
+                    + Shapes.format(x.shape()) + ", axis " + (axis == null ? "None" : axis) + ")");
+        }
+        if (x.dtype().isComplex()) {
+            throw new UnsupportedOperationException("arg" + (maximum ? "max" : "min") + " of complex arrays is not supported");
         }
         Axes axes = Axes.of(new int[] {normalizedAxis}, input.ndim());
         NDArray rows = axes.asRows(input, input.dtype());

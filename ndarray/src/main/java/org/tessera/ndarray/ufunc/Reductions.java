@@ -42,6 +42,11 @@ public final class Reductions {
         NDArray start = startValue(ufunc, loop.outputs().getFirst(), options.initial());
         long[] shape = x.shape();
         DType computed = loop.outputs().getFirst();
+        if (start == null && Shapes.size(axes.reducedShape(shape)) == 0) {
+            // NumPy refuses whenever a reduced axis is empty, even when the result has no elements.
+            throw new IllegalArgumentException("zero-size array to reduction operation " + ufunc.name() + " which has no identity (input shape "
+                    + Shapes.format(shape) + ", axis " + (options.axes() == null ? "None" : java.util.Arrays.toString(options.axes())) + ")");
+        }
         if (options.where() == null && x.dtype() == computed && x.isCContiguous() && axes.reducesOnlyTrailingAxes()) {
             // The (kept, reduced) rows are consecutive runs of x's memory already: fold them in place,
             // the same rows in the same order as below, without the transposed and reshaped views.

@@ -102,7 +102,7 @@ public final class Ufuncs {
             .eachComplexTo(COMPLEX, dtype -> new Kernel.ComplexReal(ComplexMath::absolute))
             .build();
 
-    public static final Ufunc SIGN = Ufunc.builder("sign", 1, 1)
+    public static final Ufunc SIGN = Ufunc.builder("sign", 1, 1).rejectsBool()
             .each(INTEGERS, dtype -> new Kernel.LongUnary(a -> IntegerMath.sign(dtype, a)))
             .each(FLOATS, dtype -> new Kernel.DoubleUnary(FloatMath::sign))
             .build();
