@@ -45,8 +45,9 @@ class ChunkedIndexingReplayTest {
     @TestFactory
     Stream<DynamicTest> getitemAndSetitemSuitesThroughChunkedArrays() {
         Map<String, List<CorpusCase>> suites = Corpus.load(Corpus.directory());
-        List<CorpusCase> getitem = suites.get("getitem");
-        List<CorpusCase> setitem = suites.get("setitem");
+        // The corner suites of conformance/generate/corners.py run with the suites of their op.
+        List<CorpusCase> getitem = concat(suites, "getitem", "getitem_bool_scalar");
+        List<CorpusCase> setitem = concat(suites, "setitem", "setitem_bool_scalar", "setitem_broadcast");
         List<CorpusCase> singleMask = getitem.stream().filter(testCase -> singleArrayPosition(Decoding.index(testCase.args().get("index")), true) >= 0).toList();
         List<CorpusCase> singlePositions = getitem.stream().filter(testCase -> singleArrayPosition(Decoding.index(testCase.args().get("index")), false) >= 0)
                 .toList();
@@ -66,6 +67,16 @@ class ChunkedIndexingReplayTest {
                         () -> replay(setitem, testCase -> setitem(testCase, chunking.getValue(), false), "setitem NDArray value " + chunking.getKey())),
                 DynamicTest.dynamicTest("setitem with a chunked value, " + chunking.getKey(),
                         () -> replay(setitem, testCase -> setitem(testCase, chunking.getValue(), true), "setitem chunked value " + chunking.getKey()))));
+    }
+
+    private static List<CorpusCase> concat(Map<String, List<CorpusCase>> suites, String... names) {
+        List<CorpusCase> cases = new ArrayList<>();
+        for (String name : names) {
+            List<CorpusCase> suite = suites.get(name);
+            assertTrue(suite != null && !suite.isEmpty(), "the corpus lacks suite " + name);
+            cases.addAll(suite);
+        }
+        return cases;
     }
 
     private static void replay(List<CorpusCase> cases, Function<CorpusCase, String> runner, String label) {

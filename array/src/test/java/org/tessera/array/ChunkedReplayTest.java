@@ -63,10 +63,16 @@ class ChunkedReplayTest {
     @TestFactory
     Stream<DynamicTest> ufuncAndReduceSuitesThroughChunkedArrays() {
         Map<String, List<CorpusCase>> suites = Corpus.load(Corpus.directory());
-        return CHUNKINGS.entrySet().stream().flatMap(chunking -> Stream.of(
-                DynamicTest.dynamicTest("ufunc, " + chunking.getKey(), () -> replay(suites.get("ufunc"), testCase -> ufunc(testCase, chunking.getValue()), "ufunc " + chunking.getKey())),
-                DynamicTest.dynamicTest("reduce, " + chunking.getKey(), () -> replay(suites.get("reduce"), testCase -> reduce(testCase, chunking.getValue()), "reduce " + chunking.getKey()))));
+        return CHUNKINGS.entrySet().stream().flatMap(chunking -> Stream.concat(
+                UFUNC_SUITES.stream().map(suite -> DynamicTest.dynamicTest(suite + ", " + chunking.getKey(),
+                        () -> replay(suites.get(suite), testCase -> ufunc(testCase, chunking.getValue()), suite + " " + chunking.getKey()))),
+                REDUCE_SUITES.stream().map(suite -> DynamicTest.dynamicTest(suite + ", " + chunking.getKey(),
+                        () -> replay(suites.get(suite), testCase -> reduce(testCase, chunking.getValue()), suite + " " + chunking.getKey())))));
     }
+
+    /** The suites of ufunc cases and of reduce cases (the corner suites of conformance/generate/corners.py among them). */
+    private static final List<String> UFUNC_SUITES = List.of("ufunc", "ufunc_bool");
+    private static final List<String> REDUCE_SUITES = List.of("reduce", "reduce_empty");
 
     private static void replay(List<CorpusCase> cases, Function<CorpusCase, String> runner, String label) {
         ChunkedReplay.replay(cases, runner, label);

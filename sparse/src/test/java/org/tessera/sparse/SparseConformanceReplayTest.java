@@ -59,7 +59,9 @@ class SparseConformanceReplayTest {
 
     private static final Map<String, Suite> SUITES = Map.of(
             "ufunc", new Suite(SparseConformanceReplayTest::ufuncApplies, SparseConformanceReplayTest::ufunc),
+            "ufunc_bool", new Suite(SparseConformanceReplayTest::ufuncApplies, SparseConformanceReplayTest::ufunc),
             "reduce", new Suite(SparseConformanceReplayTest::reduceApplies, SparseConformanceReplayTest::reduce),
+            "reduce_empty", new Suite(SparseConformanceReplayTest::reduceApplies, SparseConformanceReplayTest::reduce),
             "reshape", new Suite(c -> "F".equals(c.args().path("order").asText("C")) ? "order F" : null, SparseConformanceReplayTest::reshape),
             "transpose", new Suite(c -> null, SparseConformanceReplayTest::transpose),
             "concatenate", new Suite(c -> c.op().equals("stack") ? "stack" : null, SparseConformanceReplayTest::concatenate),
