@@ -53,7 +53,14 @@ final class Assignment {
         long[] resultShape = resultShape(shape, resolved);
         // NumPy's broadcasting of a setitem value (it throws where the value does not fit). A value whose
         // shape it reads differently fits only an empty selection, whose blocks never read it.
-        Indexing.assignedValueShape(valueShape, resultShape, resolved.gathers());
+        try {
+            Indexing.assignedValueShape(valueShape, resultShape, resolved.gathers());
+        } catch (ShapeMismatchException refused) {
+            throw new ShapeMismatchException(resolved.gathers()
+                    ? "shape mismatch: value array of shape " + IndexText.shape(valueShape) + " could not be broadcast to indexing result of shape "
+                            + IndexText.shape(resultShape)
+                    : "could not broadcast input array from shape " + IndexText.shape(valueShape) + " into shape " + IndexText.shape(resultShape));
+        }
 
         Chunks chunks = array.chunks();
         List<AxisSelector> selectors = resolved.selectors();

@@ -139,6 +139,27 @@ class SlicingTest {
             Index[] twoDimensional = {Index.of(int64(0, 1, 5, 4).reshape(2, 2)), Index.of(int64(6, 0).reshape(2, 1))};
             assertSameValues(NDArrays.get(values, twoDimensional), x.get(twoDimensional).compute(SCHEDULER));
         }
+
+        @Test
+        void aBooleanScalarIsANewAxisSelectedOnceOrNever() {
+            NDArray values = counting(4, 5);
+            ChunkedArray x = chunked(values, ChunkSpec.size(2));
+            ChunkedArray kept = x.get(Index.ellipsis(), Index.of(true));
+            assertArrayEquals(new long[] {4, 5, 1}, kept.shape());
+            assertSameValues(values.reshape(4, 5, 1), kept.compute(SCHEDULER));
+            assertArrayEquals(new long[] {0, 4, 5}, x.get(Index.of(false)).compute(SCHEDULER).shape());
+            // With an integer array, True's index array (1,) broadcasts with it: x[True, [3, 0]] is rows 3 and 0.
+            Index[] index = {Index.of(true), Index.of(int64(3, 0))};
+            ChunkedArray rows = x.get(index);
+            assertArrayEquals(new long[] {2, 5}, rows.shape());
+            assertSameValues(NDArrays.get(values, Index.of(int64(3, 0))), rows.compute(SCHEDULER));
+            // Assignment through x[True, 1] writes row 1 and keeps x's chunks.
+            NDArray expected = values.copy();
+            NDArrays.set(expected, NDArrays.array(-1.0), Index.at(1));
+            ChunkedArray assigned = x.set(new Index[] {Index.of(true), Index.at(1)}, NDArrays.array(-1.0));
+            assertEquals(x.chunks(), assigned.chunks());
+            assertSameValues(expected, assigned.compute(SCHEDULER));
+        }
     }
 
     @Nested
