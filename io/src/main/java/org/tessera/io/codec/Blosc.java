@@ -2,6 +2,9 @@ package org.tessera.io.codec;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -18,6 +21,7 @@ import java.util.Locale;
  * @param blockSize      bytes per block, or 0 to let Blosc choose
  */
 public record Blosc(String compressorName, int level, Shuffle shuffle, int typeSize, int blockSize) implements ByteCodec {
+    private static final ValueLayout.OfInt LITTLE_ENDIAN_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** Blosc's filters; numcodecs numbers them -1 (auto), 0, 1 and 2. */
     public enum Shuffle {
@@ -81,12 +85,11 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
 
     @Override
     public byte[] decode(byte[] data) throws IOException {
-        if (data.length < 16) {
-            throw new IOException("blosc: " + data.length + " bytes are too few for the 16-byte Blosc header");
-        }
+        long frameLength = frameLength(MemorySegment.ofArray(data));
+        byte[] frame = frameLength == data.length ? data : Arrays.copyOf(data, (int) frameLength);
         Native.require();
         try {
-            return com.scalableminds.bloscjava.Blosc.decompress(data, 1);
+            return com.scalableminds.bloscjava.Blosc.decompress(frame, 1);
         } catch (RuntimeException failure) {
             throw new IOException("blosc: cannot decode " + data.length + " bytes: " + failure.getMessage(), failure);
         }
@@ -102,6 +105,26 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
     @Override
     public void decodeInto(MemorySegment data, MemorySegment target) throws IOException {
         BloscLibrary.instance().orElseThrow(() -> new UnsupportedOperationException("blosc: no system c-blosc (libblosc1) was found")).decode(data, target);
+    }
+
+    /**
+     * The length of the frame that {@code stored} starts with, as its header states it: bytes
+     * 12..15 hold the frame's compressed length, header included (little-endian), and the frame
+     * ends there. z5 (z5py) cuts the zero-filled buffer it compressed into to the frame's length
+     * plus 16 bytes (BLOSC_MAX_OVERHEAD) and stores all of it, so 16 zero bytes follow the frame;
+     * c-blosc and zarr-python read the frame and ignore what follows it, and so do both decoders
+     * here. A frame longer than the stored bytes is truncated, an IOException.
+     */
+    static long frameLength(MemorySegment stored) throws IOException {
+        if (stored.byteSize() < 16) {
+            throw new IOException("blosc: " + stored.byteSize() + " bytes are too few for the 16-byte Blosc header");
+        }
+        long frameLength = Integer.toUnsignedLong(stored.get(LITTLE_ENDIAN_INT, 12));
+        if (frameLength < 16 || frameLength > stored.byteSize()) {
+            throw new IOException("blosc: the header states a frame of " + frameLength + " bytes, but "
+                    + (frameLength < 16 ? "a frame holds at least its 16-byte header" : "only " + stored.byteSize() + " bytes are stored (truncated)"));
+        }
+        return frameLength;
     }
 
     /** Loads the JNI library once, and turns a platform without it into a clear error. */

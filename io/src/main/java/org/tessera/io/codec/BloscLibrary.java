@@ -8,7 +8,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -38,7 +37,6 @@ final class BloscLibrary {
 
     private static final List<String> LOADER_NAMES = List.of("libblosc.so.1", "libblosc.so", "libblosc.1.dylib", "libblosc.dylib");
     private static final Optional<BloscLibrary> FOUND = find();
-    private static final ValueLayout.OfInt LITTLE_ENDIAN_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final String location;
     private final MethodHandle validate;
@@ -119,14 +117,7 @@ final class BloscLibrary {
 
     /** The decoded size the frame's header states, after c-blosc checked the frame against the bytes present. */
     private long validatedSize(MemorySegment frame) throws IOException {
-        if (frame.byteSize() < 16) {
-            throw new IOException("blosc: " + frame.byteSize() + " bytes are too few for the 16-byte Blosc header");
-        }
-        // The stated compressed size must lie inside what is there; c-blosc is then asked the same.
-        long stated = Integer.toUnsignedLong(frame.get(LITTLE_ENDIAN_INT, 12));
-        if (stated > frame.byteSize() || stated < 16) {
-            throw new IOException("blosc: the header states " + stated + " compressed bytes, but " + frame.byteSize() + " are present");
-        }
+        long stated = Blosc.frameLength(frame);
         long[] size = new long[1];
         int status;
         try {
