@@ -73,6 +73,20 @@ def chunked_shuffle_gzip(file, stem):
     dataset(file, stem, "complex64_big", complex_values.astype(">c8"), chunks=(4, 2), compression="gzip")
 
 
+def fletcher32(file, stem):
+    # HDF5's Fletcher-32 appends a 4-byte checksum to every chunk after the other filters ran.
+    rng = np.random.default_rng(6)
+    # 4000-byte chunks: many of the checksum's 360-word blocks; partial edge chunks are stored whole.
+    dataset(file, stem, "float64", rng.standard_normal((60, 45)), chunks=(25, 20), fletcher32=True)
+    dataset(file, stem, "shuffle_gzip", rng.standard_normal((60, 45)), chunks=(25, 20), shuffle=True, compression="gzip",
+            fletcher32=True)
+    # Shuffle alone: a reader that left the checksum on would unshuffle the wrong number of bytes.
+    dataset(file, stem, "int16_big_shuffle", rng.integers(-30000, 30000, (20, 9)).astype(">i2"), chunks=(6, 4), shuffle=True,
+            fletcher32=True)
+    # 5 x 3 uint8 chunks are 15 bytes: an odd count, whose last byte the checksum treats on its own.
+    dataset(file, stem, "uint8_odd", rng.integers(0, 256, (11, 7)).astype("u1"), chunks=(5, 3), fletcher32=True)
+
+
 def three_d(file, stem):
     rng = np.random.default_rng(4)
     dataset(file, stem, "volume", rng.integers(-1000, 1000, (6, 7, 8)).astype("<i2"), chunks=(2, 3, 4), shuffle=True, compression="gzip")
@@ -103,6 +117,7 @@ if __name__ == "__main__":
     make("chunked_gzip", chunked_gzip)
     make("chunked_shuffle_gzip", chunked_shuffle_gzip)
     make("three_d", three_d)
+    make("fletcher32", fletcher32)
     make("nested", nested)
     make("unsupported", unsupported)
     make("userblock", userblock, userblock_size=512)

@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 
+import io.jhdf.AbstractNode;
 import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
@@ -22,6 +23,8 @@ import io.jhdf.dataset.DatasetBase;
 import io.jhdf.exceptions.HdfException;
 import io.jhdf.exceptions.HdfFilterException;
 import io.jhdf.exceptions.HdfInvalidPathException;
+import io.jhdf.filter.FilterManager;
+import io.jhdf.object.message.FilterPipelineMessage;
 import org.tessera.array.RegionSource;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
@@ -31,7 +34,9 @@ import org.tessera.ndarray.dtype.DType;
  * contiguous dataset that the region covers, or the chunks of a chunked dataset that it overlaps).
  *
  * <p>The file is parsed by jhdf, a pure-Java HDF5 library, which also decodes chunks through their
- * filter pipeline (deflate/gzip, shuffle, Fletcher-32, LZF, LZ4, bitshuffle). Contiguous data is
+ * filter pipeline (deflate/gzip, shuffle, LZF, LZ4, bitshuffle), except Fletcher-32: jhdf neither
+ * checks nor removes that checksum, so Tessera does both, and a chunk whose checksum does not match
+ * is an {@link Hdf5Exception} naming the file, the dataset and the chunk. Contiguous data is
  * read here with positional reads on the file rather than through jhdf's mapping of the whole
  * dataset, which cannot exceed 2 GiB. Elements are converted from the file's byte order to the
  * native one after reading.
@@ -72,6 +77,8 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
     /** The value of elements never written; null means zero. */
     private final Number fillValue;
     private final List<String> filters;
+    /** Whether the chunks carry a Fletcher-32 checksum, which Tessera checks and strips (jhdf does neither). */
+    private final boolean checksummed;
     private final long modifiedMillis;
     /** Not serialised: a copy that travels opens the file again where it runs. */
     private transient volatile OpenFile openFile;
@@ -87,6 +94,7 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
         this.dataPosition = dataPosition;
         this.fillValue = fillValue;
         this.filters = filters;
+        this.checksummed = filters.stream().anyMatch(filter -> filter.endsWith("(id " + Fletcher32.FILTER_ID + ")"));
         this.modifiedMillis = modifiedMillis;
         this.openFile = openFile;
     }
@@ -374,7 +382,7 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
     private NDArray decodeChunk(ChunkedDataset chunked, int[] chunkOrigin) throws Hdf5Exception {
         byte[] bytes;
         try {
-            bytes = chunked.getDecompressedChunk(chunkOrigin);
+            bytes = checksummed ? decodeChecked(chunked, chunkOrigin) : chunked.getDecompressedChunk(chunkOrigin);
         } catch (HdfFilterException failure) {
             throw new Hdf5Exception(describe() + ": chunk at " + Arrays.toString(chunkOrigin) + " failed to decode: " + failure.getMessage(), failure);
         } catch (HdfException failure) {
@@ -399,6 +407,24 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
             ByteSwap.swap(chunk.segment(), chunk.byteOffset(), expected, dtype().realType().byteSize());
         }
         return chunk;
+    }
+
+    /**
+     * A chunk of a dataset with the Fletcher-32 filter: its stored bytes go through the filters in
+     * reverse order, each but Fletcher-32 decoded by jhdf alone, Fletcher-32 checked and stripped here.
+     */
+    private byte[] decodeChecked(ChunkedDataset chunked, int[] chunkOrigin) throws Hdf5Exception {
+        ByteBuffer raw = chunked.getRawChunkBuffer(chunkOrigin);
+        byte[] bytes = new byte[raw.remaining()];
+        raw.get(bytes);
+        List<FilterPipelineMessage.FilterInfo> stages = openFile().filterStages();
+        for (int position = stages.size() - 1; position >= 0; position--) {
+            FilterPipelineMessage.FilterInfo stage = stages.get(position);
+            bytes = stage.getId() == Fletcher32.FILTER_ID
+                    ? Fletcher32.verifyAndStrip(bytes, describe() + ": chunk at " + Arrays.toString(chunkOrigin))
+                    : FilterManager.getPipeline(List.of(stage)).decode(bytes);
+        }
+        return bytes;
     }
 
     /** A compact dataset lives in its object header (at most 64 KiB): it is decoded whole, then the region copied out. */
@@ -499,6 +525,7 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
         private final Dataset dataset;
         private FileChannel channel;
         private NDArray compactData;
+        private List<FilterPipelineMessage.FilterInfo> filterStages;
 
         OpenFile(HdfFile hdf, Dataset dataset) {
             this.hdf = hdf;
@@ -514,6 +541,15 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
                 channel = FileChannel.open(hdf.getFileAsPath(), StandardOpenOption.READ);
             }
             return channel;
+        }
+
+        /** The dataset's filters in the order they were applied on write. */
+        synchronized List<FilterPipelineMessage.FilterInfo> filterStages() {
+            if (filterStages == null) {
+                FilterPipelineMessage message = ((AbstractNode) dataset).getHeader().getMessageOfType(FilterPipelineMessage.class);
+                filterStages = List.copyOf(message.getFilters());
+            }
+            return filterStages;
         }
 
         synchronized NDArray compactData() {

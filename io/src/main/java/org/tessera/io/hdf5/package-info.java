@@ -4,7 +4,8 @@
  * <p>Reading: {@link org.tessera.io.hdf5.Hdf5Dataset} is a region source whose reads touch only
  * their region: the byte runs of a contiguous dataset, or the chunks of a chunked dataset that the
  * region overlaps (decoded through the dataset's filters: deflate/gzip, shuffle, Fletcher-32, LZF,
- * LZ4, bitshuffle). What is read: integers of 1 to 8 bytes, float16/32/64, and h5py's encodings of
+ * LZ4, bitshuffle; a Fletcher-32 checksum is checked, and a mismatch names the file, dataset and
+ * chunk). What is read: integers of 1 to 8 bytes, float16/32/64, and h5py's encodings of
  * bool (an 8-bit enum) and complex (a compound of two floats), in either byte order; contiguous,
  * chunked and compact layouts; datasets anywhere in the group tree. Chunks never written read as
  * the dataset's fill value. Other datatypes, and filters jhdf lacks (szip, scale-offset, n-bit,

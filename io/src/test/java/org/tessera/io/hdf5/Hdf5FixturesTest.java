@@ -63,8 +63,8 @@ class Hdf5FixturesTest {
     @Test
     void everyFixtureFileHasExpectedValues() throws IOException {
         List<String> files = cases().stream().map(Case::file).distinct().sorted().toList();
-        assertEquals(List.of("chunked_gzip", "chunked_shuffle_gzip", "contiguous", "nested", "three_d", "userblock"), files);
-        assertEquals(23, cases().size(), "cases: " + cases());
+        assertEquals(List.of("chunked_gzip", "chunked_shuffle_gzip", "contiguous", "fletcher32", "nested", "three_d", "userblock"), files);
+        assertEquals(27, cases().size(), "cases: " + cases());
     }
 
     @ParameterizedTest
