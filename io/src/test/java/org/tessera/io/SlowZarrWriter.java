@@ -36,6 +36,9 @@ public final class SlowZarrWriter {
     }
 
     public static void main(String[] arguments) throws IOException {
+        // Tells a killing test that the JVM is up, so that its random delays count from here.
+        System.out.println("started");
+        System.out.flush();
         Store store = new SlowStore(DirectoryStore.open(Path.of(arguments[0])));
         Zarr.toZarr(source(), store, "", metadata(), StoreOptions.defaults().withScheduler(ThreadedScheduler.builder().workers(2).build()));
         System.out.println("finished");
