@@ -133,6 +133,11 @@ public final class DirectoryStore implements Store {
             Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException unsupported) {
             throw new IOException("the file system of " + directory + " cannot rename atomically, so key " + key + " cannot be written safely", unsupported);
+        } catch (IOException failure) {
+            // A full disk fails the write of the temporary file with only "No space left on device":
+            // name the file. The key keeps its old value (or stays absent); the finally removes the rest.
+            String reason = failure instanceof java.nio.file.FileSystemException system && system.getReason() != null ? system.getReason() : failure.getMessage();
+            throw new IOException(partial + ": " + reason, failure);
         } finally {
             Files.deleteIfExists(partial);
         }

@@ -204,7 +204,13 @@ public final class ZarrArray implements RegionSource, ChunkSink {
             throw new IllegalArgumentException("chunk " + key + " of " + describe() + " takes values of shape " + Arrays.toString(inside)
                     + (Arrays.equals(inside, chunkShape) ? "" : " or " + Arrays.toString(chunkShape)) + ", got " + Arrays.toString(given));
         }
-        store.set(key, metadata.encodeChunk(chunk));
+        byte[] encoded = metadata.encodeChunk(chunk);
+        try {
+            store.set(key, encoded);
+        } catch (IOException failure) {
+            // One message that names the array, its store and the chunk (a full disk says only "No space left on device").
+            throw new IOException(describe() + ": cannot write chunk " + key + ": " + failure.getMessage(), failure);
+        }
     }
 
     /** The shape of the part of chunk {@code chunkIndex} inside the array. */
