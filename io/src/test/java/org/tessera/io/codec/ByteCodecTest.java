@@ -71,4 +71,18 @@ class ByteCodecTest {
     static Stream<Integer> invalidLevels() {
         return Stream.of(-1, 10);
     }
+
+    /** The JNI decoder, as the direct one, reads the frame its header states and ignores what z5 stores after it. */
+    @org.junit.jupiter.api.Test
+    void bloscIgnoresBytesAfterTheFrame() throws IOException {
+        byte[] data = new byte[30_000];
+        for (int position = 0; position < data.length; position++) {
+            data[position] = (byte) (position / 97);
+        }
+        byte[] frame = Blosc.defaults().encode(data, 8);
+        byte[] padded = java.util.Arrays.copyOf(frame, frame.length + 16);
+        assertArrayEquals(data, Blosc.defaults().decode(padded));
+        IOException truncated = assertThrows(IOException.class, () -> Blosc.defaults().decode(java.util.Arrays.copyOf(frame, frame.length - 3)));
+        assertTrue(truncated.getMessage().endsWith("only " + (frame.length - 3) + " bytes are stored (truncated)"), truncated.getMessage());
+    }
 }
