@@ -57,12 +57,17 @@ public final class Metas {
         return ArrayFamilies.common(arrays.stream().map(ChunkedArray::meta).toArray()).meta(dtype, ndim);
     }
 
+    /**
+     * Whether the array can be a meta as it is: every axis of length 0 (Dask's metas), or 0-d. An
+     * array empty along one axis only, such as (0, 2), is not: the ufuncs run on the metas to find
+     * the result's dtype, and (0, 2) does not broadcast with another operand's meta (0,).
+     */
     private static boolean isEmpty(AnyArray<?> array) {
         for (long length : array.shape()) {
-            if (length == 0) {
-                return true;
+            if (length != 0) {
+                return false;
             }
         }
-        return array.ndim() == 0;
+        return true;
     }
 }

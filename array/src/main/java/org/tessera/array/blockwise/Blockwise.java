@@ -197,7 +197,7 @@ public final class Blockwise {
                 if (arguments.get(position) instanceof ChunkedArray array) {
                     String letters = indices.get(position);
                     for (int axis = 0; axis < letters.length(); axis++) {
-                        candidates.computeIfAbsent(letters.charAt(axis), letter -> new ArrayList<>()).add(array.chunks().axis(axis));
+                        candidates.computeIfAbsent(letters.charAt(axis), letter -> new ArrayList<>()).add(broadcastChunks(array, axis));
                     }
                 }
             }
@@ -206,14 +206,23 @@ public final class Blockwise {
             return unified;
         }
 
-        /** The input split to the unified chunks, except along axes of length 1, which broadcast. */
+        /**
+         * An axis's chunks, except that an axis of length 1 split by empty blocks, such as (0, 1), is
+         * one block: a length-1 axis broadcasts as one block, whatever the other operands' length.
+         */
+        private static long[] broadcastChunks(ChunkedArray array, int axis) {
+            long[] own = array.chunks().axis(axis);
+            return array.shape(axis) == 1 && own.length > 1 ? new long[] {1} : own;
+        }
+
+        /** The input split to the unified chunks, except along axes of length 1 (one block), which broadcast. */
         private static ChunkedArray align(ChunkedArray array, String letters, Map<Character, long[]> unified) {
             long[][] target = new long[letters.length()][];
             boolean changed = false;
             for (int axis = 0; axis < letters.length(); axis++) {
                 long[] own = array.chunks().axis(axis);
                 boolean broadcast = array.shape(axis) == 1;
-                target[axis] = broadcast ? own : unified.get(letters.charAt(axis));
+                target[axis] = broadcast ? broadcastChunks(array, axis) : unified.get(letters.charAt(axis));
                 changed |= !java.util.Arrays.equals(own, target[axis]);
             }
             return changed ? Rechunk.rechunk(array, Chunks.of(target)) : array;

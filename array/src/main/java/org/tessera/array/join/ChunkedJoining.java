@@ -111,6 +111,10 @@ public final class ChunkedJoining {
             throw new IllegalArgumentException("need at least one array to stack");
         }
         ChunkedArray first = arrays.getFirst();
+        for (ChunkedArray array : arrays) {
+            // An unknown length (-1) would pass as equal, or name a shape that does not exist.
+            array.chunks().requireKnownShape("stack");
+        }
         for (int position = 0; position < arrays.size(); position++) {
             if (!Arrays.equals(arrays.get(position).shape(), first.shape())) {
                 throw new ShapeMismatchException("all input arrays must have the same shape, but the array at index 0 has shape "
@@ -223,8 +227,9 @@ public final class ChunkedJoining {
 
     /**
      * The arrays rechunked to common chunks along every axis but {@code exceptAxis} (as Dask's
-     * unify_chunks: single blocks give way to split axes, split axes are split at every boundary);
-     * axes of length 1 keep their one block.
+     * unify_chunks: single blocks give way to split axes, split axes are split at every boundary).
+     * The joined arrays have the same length along those axes, so even an axis of length 0 or 1 is
+     * unified: with empty blocks, (1,) and (0, 1) or (0,) and (0, 0) are different grids.
      */
     private static List<ChunkedArray> aligned(List<ChunkedArray> arrays, int exceptAxis) {
         int ndim = arrays.getFirst().ndim();
@@ -243,7 +248,7 @@ public final class ChunkedJoining {
         for (ChunkedArray array : arrays) {
             long[][] target = new long[ndim][];
             for (int axis = 0; axis < ndim; axis++) {
-                target[axis] = axis == exceptAxis || array.shape(axis) <= 1 ? array.chunks().axis(axis) : common[axis];
+                target[axis] = axis == exceptAxis ? array.chunks().axis(axis) : common[axis];
             }
             result.add(Rechunk.rechunk(array, Chunks.of(target)));
         }

@@ -114,9 +114,11 @@ public final class Rechunk {
         if (taskMemoryBytes <= 0) {
             throw new IllegalArgumentException("rechunk of " + array + " to " + target + ": the task memory limit must be positive, got " + taskMemoryBytes);
         }
-        if (source.ndim() > 0 && Arrays.stream(source.shape()).allMatch(length -> length == 0)) {
-            // Nothing to move: Dask returns an empty array as it is.
-            return array;
+        if (Arrays.stream(source.shape()).anyMatch(length -> length == 0)) {
+            // Nothing to move (Dask returns an empty array as it is, and the plan has no steps), but
+            // the caller asked for these blocks: a join or an elementwise operation lines its
+            // inputs' block grids up by them.
+            return direct(array, target);
         }
         int itemSize = array.dtype().byteSize();
         long blockLimitBytes = Math.max(1, taskMemoryBytes / 2);

@@ -80,7 +80,8 @@ public final class CumulativeScan {
         int scanAxis;
         if (axis == null) {
             int partitions = (int) x.chunks().totalBlocks();
-            ChunkedArray flat = Flatten.flatten(x);
+            // NumPy scans a 0-d array as the 1-D array of its one element.
+            ChunkedArray flat = x.ndim() == 0 ? org.tessera.array.reshape.Reshape.reshape(x, 1) : Flatten.flatten(x);
             input = Rechunk.rechunk(flat, Chunks.regular(flat.shape(), new long[] {partitions}));
             scanAxis = 0;
         } else {
@@ -104,7 +105,7 @@ public final class CumulativeScan {
             carries.add(new LinkedHashMap<>());
         }
         Map<Key, Task> outputs = new LinkedHashMap<>();
-        TaskFunction last = new LastSlice(scanAxis);
+        TaskFunction last = new LastSlice(scanAxis, kind);
         TaskFunction combine = new Combine(kind.combine);
         BlockGrid.forEach(scanned.numBlocks(), index -> {
             int position = index[scanAxis];
@@ -149,7 +150,7 @@ public final class CumulativeScan {
         String token = Tokens.token(scanned.name(), kind.label(), "blelloch");
         String lastName = kind.label() + "-last-" + token;
         String name = kind.label() + "-blelloch-" + token;
-        TaskFunction last = new LastSlice(scanAxis);
+        TaskFunction last = new LastSlice(scanAxis, kind);
         TaskFunction combine = new Combine(kind.combine);
         int count = scanned.numBlocks()[scanAxis];
         // One layer per sweep level: a layer's keys then read only earlier layers, which culling relies on.
@@ -255,15 +256,29 @@ public final class CumulativeScan {
         }
     }
 
-    /** The last slice along the axis, kept with length 1: the running total at the block's end. */
-    record LastSlice(int axis) implements TaskFunction, Deferring {
+    /**
+     * The last slice along the axis, kept with length 1: the running total at the block's end; for
+     * a block empty along the axis, the scan's identity (0 for sums, 1 for products), so the carry
+     * passes it unchanged.
+     */
+    record LastSlice(int axis, Kind kind) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public Object apply(List<Object> arguments) {
             NDArray block = Blocks.dense(arguments.getFirst(), "cumulative scan");
-            return block.slice(axis, block.shape(axis) - 1, 1, 1);
+            return block.shape(axis) == 0 ? identity(block) : block.slice(axis, block.shape(axis) - 1, 1, 1);
+        }
+
+        private NDArray identity(NDArray emptyBlock) {
+            long[] shape = emptyBlock.shape();
+            shape[axis] = 1;
+            NDArray result = NDArray.zeros(emptyBlock.dtype(), shape);
+            if (kind.combine == Ufuncs.MULTIPLY) {
+                result.fill(1.0);
+            }
+            return result;
         }
 
         @Override
@@ -278,6 +293,9 @@ public final class CumulativeScan {
             }
             long[] shape = block.shape();
             long[] start = new long[shape.length];
+            if (shape[axis] == 0) {
+                return identity(block.part(start, shape));
+            }
             start[axis] = shape[axis] - 1;
             shape[axis] = 1;
             return block.part(start, shape);

@@ -140,7 +140,10 @@ public final class Kinds {
             }
             NDArray deviations = Ufuncs.SUBTRACT.apply(values, mean);
             NDArray squares = Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(deviations));
-            NDArray m2 = skipNan ? Statistics.nansum(squares, keep) : Statistics.sum(squares, keep);
+            // NumPy's nanvar leaves the NaN elements out, but not the NaN that an infinity makes
+            // (inf - inf): the variance of values with an infinity is NaN.
+            NDArray kept = skipNan ? NDArrays.where(Ufuncs.ISNAN.apply(values), 0.0, squares) : squares;
+            NDArray m2 = Statistics.sum(kept, keep);
             return new NDArray[] {count, mean, m2};
         }
 
@@ -157,19 +160,20 @@ public final class Kinds {
             Options keep = new Options(axes, null, true, null, null);
             NDArray count = Statistics.sum(joined[0], keep);
             // A block with no values (all NaN, for the nan-variants) has mean NaN and count 0: it must add nothing.
-            NDArray weighted = blockSum(Ufuncs.MULTIPLY.apply(joined[0], joined[1]), keep);
+            NDArray weighted = blockSum(joined[0], Ufuncs.MULTIPLY.apply(joined[0], joined[1]), keep);
             NDArray mean = Ufuncs.TRUE_DIVIDE.apply(weighted, count);
             if (order == 1) {
                 return new NDArray[] {count, mean};
             }
             NDArray shift = Ufuncs.SUBTRACT.apply(joined[1], mean);
-            NDArray between = blockSum(Ufuncs.MULTIPLY.apply(joined[0], Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(shift))), keep);
+            NDArray between = blockSum(joined[0], Ufuncs.MULTIPLY.apply(joined[0], Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(shift))), keep);
             NDArray m2 = Ufuncs.ADD.apply(Statistics.sum(joined[2], keep), between);
             return new NDArray[] {count, mean, m2};
         }
 
-        private NDArray blockSum(NDArray terms, Options keep) {
-            return skipNan ? Statistics.nansum(terms, keep) : Statistics.sum(terms, keep);
+        /** The sum of the blocks' terms, leaving out the blocks with no values (a NaN that only those make). */
+        private NDArray blockSum(NDArray counts, NDArray terms, Options keep) {
+            return skipNan ? Statistics.sum(NDArrays.where(Ufuncs.EQUAL.apply(counts, 0.0), 0.0, terms), keep) : Statistics.sum(terms, keep);
         }
 
         @Override

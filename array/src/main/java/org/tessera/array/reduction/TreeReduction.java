@@ -57,8 +57,9 @@ public final class TreeReduction {
         for (int axis : reduced) {
             isReduced[axis] = true;
         }
+        x.chunks().requireKnownShape(kind.name());
+        x = withoutEmptyBlocks(x, reduced);
         Chunks chunks = x.chunks();
-        chunks.requireKnownShape(kind.name());
         int perAxis = Math.max((int) Math.pow(splitEvery, 1.0 / Math.max(1, reduced.length)), 2);
         String token = Tokens.token(kind.toString(), x.name(), reduced, keepdims, splitEvery);
 
@@ -110,6 +111,28 @@ public final class TreeReduction {
         AnyArray<?> meta = kind.familyReduction() != null ? Metas.metaFromArray(x, resultChunks.ndim(), outputMeta.dtype())
                 : ChunkedArray.metaOf(outputMeta.dtype(), resultChunks.ndim());
         return new ChunkedArray(graph, name, resultChunks, meta);
+    }
+
+    /**
+     * {@code x} without its empty blocks along the reduced axes that have elements (a cheap rechunk):
+     * a reduction without an identity (min, max) cannot reduce an empty block to a partial, and Dask
+     * leaves such blocks out too (its chunk_min returns an empty partial). An axis of length 0 keeps
+     * its blocks, so that reducing it still fails as NumPy's reduction does.
+     */
+    private static ChunkedArray withoutEmptyBlocks(ChunkedArray x, int[] reduced) {
+        Chunks chunks = x.chunks();
+        long[][] lengths = new long[chunks.ndim()][];
+        boolean changed = false;
+        for (int axis = 0; axis < lengths.length; axis++) {
+            lengths[axis] = chunks.axis(axis);
+        }
+        for (int axis : reduced) {
+            if (chunks.axisLength(axis) > 0 && Arrays.stream(lengths[axis]).anyMatch(length -> length == 0)) {
+                lengths[axis] = Arrays.stream(lengths[axis]).filter(length -> length > 0).toArray();
+                changed = true;
+            }
+        }
+        return changed ? org.tessera.array.rechunk.Rechunk.rechunk(x, Chunks.of(lengths)) : x;
     }
 
     /** Sorted distinct axes in range; all axes for null. */

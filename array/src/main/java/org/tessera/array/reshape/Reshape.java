@@ -65,6 +65,11 @@ public final class Reshape {
         for (int axis = 0; axis < shape.length; axis++) {
             chunks[axis] = array.chunks().axis(axis);
         }
+        if (Shapes.size(shape) > 0 && dropEmptyBlocks(chunks)) {
+            // Dask's rule pairs blocks of the input and output axes; an empty block pairs with nothing,
+            // and leaving it out is a cheap rechunk (no block is split or merged).
+            return reshape(Rechunk.rechunk(array, Chunks.of(chunks)), target);
+        }
         Optional<ReshapeChunks> plan = ReshapeChunks.plan(shape, target, chunks);
         if (plan.isEmpty() && Shapes.size(shape) == 0) {
             // No elements to move: one empty block reshapes as a whole.
@@ -83,6 +88,18 @@ public final class Reshape {
         }
         ChunkedArray rechunked = Rechunk.rechunk(array, Chunks.of(plan.get().input()));
         return blockByBlock(rechunked, target, Chunks.of(plan.get().output()));
+    }
+
+    /** Removes the empty blocks of every axis in place; whether there were any. */
+    private static boolean dropEmptyBlocks(long[][] chunks) {
+        boolean dropped = false;
+        for (int axis = 0; axis < chunks.length; axis++) {
+            if (chunks[axis].length > 1 && Arrays.stream(chunks[axis]).anyMatch(length -> length == 0)) {
+                chunks[axis] = Arrays.stream(chunks[axis]).filter(length -> length > 0).toArray();
+                dropped = true;
+            }
+        }
+        return dropped;
     }
 
     /** The array as 1-D in C order, with Dask's chunks ({@code reshape(-1)}). */

@@ -380,6 +380,16 @@ final class Assignment {
             throw new UnsupportedOperationException("assigning through a chunked boolean mask takes one element, got a value of shape "
                     + IndexText.shape(element.shape()) + ": how many elements the mask selects is unknown until it is computed");
         }
+        // Each block takes the mask block over the same elements: chunk unification would let a mask
+        // axis of length 1 in one block broadcast over an array axis of length 1 chunked (0, 1).
+        long[][] maskLengths = new long[mask.ndim()][];
+        for (int axis = 0; axis < mask.ndim(); axis++) {
+            maskLengths[axis] = array.chunks().axis(axis);
+        }
+        Chunks aligned = Chunks.of(maskLengths);
+        if (aligned.isKnown() && mask.chunks().isKnown() && !aligned.equals(mask.chunks())) {
+            mask = org.tessera.array.rechunk.Rechunk.rechunk(mask, aligned);
+        }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, array.ndim());
         return Blockwise.of("setitem-mask", new MaskedAssignBlock(), letters).input(array, letters).input(mask, letters.substring(0, mask.ndim()))
                 .constant(element.reshape()).meta(array.meta()).build();

@@ -1,0 +1,165 @@
+package org.tessera.array.property;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.RegionSource;
+import org.tessera.array.chunks.ChunkSpec;
+import org.tessera.array.chunks.Chunks;
+import org.tessera.array.chunks.UnknownChunksException;
+import org.tessera.array.creation.Creation;
+import org.tessera.array.join.ChunkedJoining;
+import org.tessera.array.property.Step.Kind;
+import org.tessera.array.slicing.ChunkedIndex;
+import org.tessera.array.slicing.Slicing;
+import org.tessera.graph.schedule.SynchronousScheduler;
+import org.tessera.graph.schedule.ThreadedScheduler;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.dtype.DType;
+
+/**
+ * The failures {@link ChunkedPropertyTest} found, shrunk, as plain tests: each runs the shrunk chain
+ * and states the defect directly where it can be stated in a line or two.
+ */
+class ChunkedPropertyRegressionTest {
+    private static final SynchronousScheduler SYNCHRONOUS = new SynchronousScheduler();
+
+    private static ChunkedArray chunked(NDArray values, long[]... lengths) {
+        return Creation.fromSource(RegionSource.of(values), ChunkSpec.explicit(lengths));
+    }
+
+    /** Caught: stacking empty arrays chunked (0,) and (0, 0) asked a block the first grid lacks (IndexOutOfBounds). */
+    @Test
+    void stackOfEmptyArraysWithDifferentEmptyBlocks() {
+        new Chain(new long[] {0}, DType.BOOL, 0L, 0L, List.of(new Step(Kind.STACK, 0, 0, 1, -2L))).run(new ThreadedScheduler());
+        ChunkedArray first = chunked(NDArray.zeros(DType.INT64, 0), new long[] {0});
+        ChunkedArray second = chunked(NDArray.zeros(DType.INT64, 0), new long[] {0, 0});
+        ChunkedArray stacked = ChunkedJoining.stack(List.of(first, second), 0);
+        assertArrayEquals(new long[] {2, 0}, stacked.compute(SYNCHRONOUS).shape());
+    }
+
+    /** Caught: concatenating arrays whose axis of length 1 is chunked (1,) and (0, 1) lined the grids up wrongly. */
+    @Test
+    void concatenateAlongAnotherAxisOfLengthOneWithAnEmptyBlock() {
+        NDArray values = NDArrays.arange(3).reshape(3, 1);
+        ChunkedArray first = chunked(values, new long[] {3}, new long[] {1});
+        ChunkedArray second = chunked(values, new long[] {1, 2}, new long[] {0, 1});
+        NDArray joined = ChunkedJoining.concatenate(List.of(first, second), 0).compute(SYNCHRONOUS);
+        assertEquals(NDArrays.concatenate(List.of(values, values), 0).toString(), joined.toString());
+    }
+
+    /** Caught: stack compared unknown lengths (-1) after a chunked mask as shapes and reported a shape (-1,). */
+    @Test
+    void stackAfterAChunkedMaskAsksForChunkSizes() {
+        new Chain(new long[] {0}, DType.BOOL, 0L, 0L, List.of(new Step(Kind.BOOL_INDEX, 0, 0, 1, 0L), new Step(Kind.STACK, 0, 0, 0, 0L)))
+                .run(SYNCHRONOUS);
+        NDArray values = NDArrays.arange(4);
+        ChunkedArray x = chunked(values, new long[] {2, 2});
+        ChunkedArray masked = Slicing.get(x, List.of(ChunkedIndex.mask(x.greater(0L))));
+        assertThrows(UnknownChunksException.class, () -> ChunkedJoining.stack(List.of(masked, masked), 0));
+    }
+
+    /** Caught: min of an array with an empty block along the reduced axis failed in the empty block's task. */
+    @Test
+    void minOverAnAxisWithAnEmptyBlock() {
+        new Chain(new long[] {1}, DType.BOOL, 0L, 3L, List.of(new Step(Kind.REDUCE, 4, 0, 0, 0L))).run(SYNCHRONOUS);
+        NDArray values = NDArrays.array(3L, -1L, 4L);
+        ChunkedArray x = chunked(values, new long[] {1, 0, 2, 0});
+        assertEquals(-1L, x.min().compute(SYNCHRONOUS).getLong());
+        assertEquals(4L, x.max(0).compute(SYNCHRONOUS).getLong());
+        assertEquals(1L, x.argmin().compute(SYNCHRONOUS).getLong());
+        assertEquals(Chunks.of(new long[] {1, 0, 2, 0}), x.chunks());
+    }
+
+    /** Caught: x[mask] = 7 with a chunked mask chunked (1,) over an axis chunked (0, 1) gave the empty block the whole mask block. */
+    @Test
+    void maskedAssignmentWithAMaskChunkedOtherwise() {
+        new Chain(new long[] {1}, DType.BOOL, 0L, 3L, List.of(new Step(Kind.SET_MASK, 0, 0, 1, 0L))).run(SYNCHRONOUS);
+        NDArray values = NDArrays.array(1L, 2L, 3L);
+        ChunkedArray x = chunked(values, new long[] {0, 1, 0, 2});
+        ChunkedArray mask = chunked(NDArrays.array(true, false, true), new long[] {3});
+        assertEquals("array([7, 2, 7])", Slicing.set(x, mask, 7L).compute(SYNCHRONOUS).toString());
+    }
+
+    /** Caught: a cumulative scan took the last slice of an empty block as the running total (out of bounds). */
+    @Test
+    void cumulativeScanOverEmptyBlocks() {
+        new Chain(new long[] {1, 1, 0}, DType.BOOL, 0L, 1L, List.of(new Step(Kind.CUMULATIVE, 0, 0, 2, 0L))).run(new ThreadedScheduler());
+        new Chain(new long[] {4, 3, 1, 17}, DType.INT32, 12185L, 330L,
+                List.of(new Step(Kind.UNARY, 999, 1, 0, -2L), new Step(Kind.CUMULATIVE, 293, 35, 71, 281L))).run(SYNCHRONOUS);
+        NDArray values = NDArrays.array(1L, 2L, 3L, 4L);
+        for (org.tessera.array.reduction.CumulativeScan.Method method : org.tessera.array.reduction.CumulativeScan.Method.values()) {
+            ChunkedArray x = chunked(values, new long[] {0, 2, 0, 0, 2, 0});
+            assertEquals("array([ 1,  3,  6, 10])", x.cumsum(0, method).compute(SYNCHRONOUS).toString(), method.toString());
+            assertEquals("array([ 1,  2,  6, 24])", x.cumprod(0, method).compute(SYNCHRONOUS).toString(), method.toString());
+        }
+    }
+
+    /** Caught: cumsum of a 0-d array with no axis failed in flatten; NumPy returns the 1-D array of the element. */
+    @Test
+    void cumulativeScanOfAZeroDimensionalArray() {
+        new Chain(new long[] {}, DType.BOOL, 0L, 0L, List.of(new Step(Kind.CUMULATIVE, 0, 0, 0, 0L))).run(SYNCHRONOUS);
+        ChunkedArray x = chunked(NDArray.scalar(5L));
+        assertEquals("array([5])", x.cumsum().compute(SYNCHRONOUS).toString());
+        assertEquals("array([5])", x.cumprod().compute(SYNCHRONOUS).toString());
+    }
+
+    /** Caught: an operand of length 1 chunked (0, 1, 0) broadcast against length 0 made chunks (0, 1, 0) the common ones. */
+    @Test
+    void broadcastOfALengthOneAxisSplitByEmptyBlocks() {
+        new Chain(new long[] {0}, DType.BOOL, 0L, 0L, List.of(new Step(Kind.BINARY_ARRAY, 0, 0, 1, 3L))).run(SYNCHRONOUS);
+        ChunkedArray x = chunked(NDArrays.array(1L, 2L, 3L), new long[] {1, 2});
+        ChunkedArray y = chunked(NDArrays.array(10L), new long[] {0, 1, 0});
+        assertEquals("array([11, 12, 13])", x.add(y).compute(SYNCHRONOUS).toString());
+        assertEquals("array([11, 12, 13])", y.add(x).compute(SYNCHRONOUS).toString());
+    }
+
+    /** Caught: reshape of chunks ((1,), (1, 0)) to (1,): Dask's rule found no chunks with the empty block. */
+    @Test
+    void reshapeWithAnEmptyBlock() {
+        new Chain(new long[] {2, 4}, DType.BOOL, 0L, 0L, List.of(new Step(Kind.RESHAPE, 0, 0, 0, 2L), new Step(Kind.MATMUL, 0, 0, 1, -8L)))
+                .run(new ThreadedScheduler());
+        ChunkedArray x = chunked(NDArrays.arange(6).reshape(2, 3), new long[] {1, 0, 1}, new long[] {3, 0});
+        assertEquals("array([0, 1, 2, 3, 4, 5])", x.reshape(6).compute(SYNCHRONOUS).toString());
+        assertEquals("array([[0, 1],\n       [2, 3],\n       [4, 5]])", x.reshape(3, 2).compute(SYNCHRONOUS).toString());
+    }
+
+    /** Caught: nanvar of values with an infinity was inf (or 0) where NumPy's is NaN: the NaN of inf - inf was skipped as missing. */
+    @Test
+    void nanvarOfValuesWithAnInfinityIsNan() {
+        new Chain(new long[] {2, 5}, DType.FLOAT32, 0L, 0L, List.of(new Step(Kind.REDUCE, 86, 0, 0, 0L))).run(SYNCHRONOUS);
+        NDArray values = NDArrays.array(1.0, Double.NaN, 2.0, Double.POSITIVE_INFINITY, 3.0);
+        assertEquals("array(nan)", NDArrays.nanvar(values, org.tessera.ndarray.ufunc.Reductions.Options.all(), 0).toString());
+        ChunkedArray x = chunked(values, new long[] {2, 2, 1});
+        assertEquals("array(nan)", x.nanvar().compute(SYNCHRONOUS).toString());
+        assertEquals("array(nan)", x.nanstd().compute(SYNCHRONOUS).toString());
+        ChunkedArray finite = chunked(NDArrays.array(1.0, Double.NaN, 2.0, Double.NaN, 3.0), new long[] {2, 2, 1});
+        assertEquals("array(0.6666666666666666)", finite.nanvar().compute(SYNCHRONOUS).toString());
+    }
+
+    /**
+     * Caught: rechunk of an array with no elements returned it with its old chunks, so operands'
+     * block grids disagreed; and an array made from an NDArray of shape (0, 2) kept that array as its
+     * meta, which does not broadcast with the meta (0,) of another operand.
+     */
+    @Test
+    void rechunkOfAnEmptyArrayGivesTheChunksAsked() {
+        new Chain(new long[] {0, 2}, DType.BOOL, 0L, 1L, List.of(new Step(Kind.BINARY_ARRAY, 0, 0, 0, 0L))).run(SYNCHRONOUS);
+        ChunkedArray x = chunked(NDArray.zeros(DType.INT64, 0, 2), new long[] {0}, new long[] {2});
+        Chunks target = Chunks.of(new long[] {0, 0}, new long[] {1, 0, 1});
+        ChunkedArray rechunked = x.rechunk(target);
+        assertEquals(target, rechunked.chunks());
+        assertEquals(6, rechunked.computeBlocks().size());
+        ChunkedArray y = chunked(NDArrays.array(1L, 2L), new long[] {0, 2});
+        assertArrayEquals(new long[] {0, 2}, x.add(y).compute(SYNCHRONOUS).shape());
+        ChunkedArray fromArray = org.tessera.array.api.ChunkedArrays.fromArray(NDArray.zeros(DType.INT64, 0, 2), ChunkSpec.size(1));
+        assertArrayEquals(new long[] {0, 0}, fromArray.meta().shape());
+        assertArrayEquals(new long[] {0, 2}, fromArray.add(y).compute(SYNCHRONOUS).shape());
+    }
+}

@@ -1,0 +1,52 @@
+package org.tessera.array.property;
+
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.statistics.Statistics;
+
+import org.tessera.graph.schedule.SynchronousScheduler;
+import org.tessera.graph.schedule.ThreadedScheduler;
+
+/**
+ * Chunked equals dense, for any chunking (issue 21): random chains of operations applied to an
+ * NDArray and to a ChunkedArray made of the same values in a random chunking (irregular, with empty
+ * blocks, and unknown lengths after a chunked boolean mask) give the same dtype and shape before
+ * computing and the same values after, bit for bit unless the chain adds floats in another order
+ * (the tolerance is {@link Comparison}'s).
+ *
+ * <p>The steps ({@link Step.Kind}): unary and binary ufuncs with scalars and with broadcast arrays of
+ * other dtypes and chunkings; reductions over any axes with keepdims and split_every;
+ * arg-reductions; basic, fancy (NDArray or chunked positions, 2-D ones) and boolean (NDArray or chunked mask)
+ * indexing; assignment through a basic index (scalar, NDArray or chunked value) and a mask; rechunk
+ * (explicit, regular, under a small task memory limit); reshape; transpose; concatenate and stack;
+ * matmul; cumulative sums and products (both scan methods); map_overlap with every boundary; casts;
+ * compute_chunk_sizes. A step the dense array rejects must be rejected by the chunked array too.
+ *
+ * <p>The seed is jqwik's, random per run and printed with any failure (rerun one with
+ * {@code @Property(seed = "...")}); a failing seed is tried first on the next run from the database
+ * in {@code target/jqwik-database}. Tries are fixed (250 synchronous, 100 threaded: about 10 s on the
+ * reference machine). Every failure found became a JUnit test in {@link ChunkedPropertyRegressionTest}.
+ */
+class ChunkedPropertyTest {
+    private static final SynchronousScheduler SYNCHRONOUS = new SynchronousScheduler();
+    private static final ThreadedScheduler THREADED = ThreadedScheduler.builder().workers(2).build();
+
+    @Provide
+    Arbitrary<Chain> chains() {
+        return Chains.chains(6);
+    }
+
+    @Property(tries = 250, shrinking = ShrinkingMode.FULL)
+    void chunkedEqualsDenseOnTheSynchronousScheduler(@ForAll("chains") Chain chain) {
+        int applied = chain.run(SYNCHRONOUS);
+        Statistics.label("steps applied").collect(applied);
+    }
+
+    @Property(tries = 100, shrinking = ShrinkingMode.FULL)
+    void chunkedEqualsDenseOnTheThreadedScheduler(@ForAll("chains") Chain chain) {
+        chain.run(THREADED);
+    }
+}
