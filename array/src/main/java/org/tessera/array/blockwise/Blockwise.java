@@ -206,13 +206,9 @@ public final class Blockwise {
             return unified;
         }
 
-        /**
-         * An axis's chunks, except that an axis of length 1 split by empty blocks, such as (0, 1), is
-         * one block: a length-1 axis broadcasts as one block, whatever the other operands' length.
-         */
+        /** An axis's chunks as unification takes them ({@link ChunkUnification#asOperand}). */
         private static long[] broadcastChunks(ChunkedArray array, int axis) {
-            long[] own = array.chunks().axis(axis);
-            return array.shape(axis) == 1 && own.length > 1 ? new long[] {1} : own;
+            return ChunkUnification.asOperand(array.chunks().axis(axis));
         }
 
         /** The input split to the unified chunks, except along axes of length 1 (one block), which broadcast. */

@@ -17,6 +17,15 @@ public final class ChunkUnification {
     private ChunkUnification() {
     }
 
+    /**
+     * The block lengths an operand takes part in unification with: its own, except that an axis of
+     * length 1 split by empty blocks, such as (0, 1), is one block, since an axis of length 1
+     * broadcasts as one block whatever the other operands' length.
+     */
+    public static long[] asOperand(long[] lengths) {
+        return lengths.length > 1 && Arrays.stream(lengths).sum() == 1 ? new long[] {1} : lengths;
+    }
+
     /** The common chunking of {@code candidates} (block lengths of the same axis in several arrays). */
     public static long[] common(List<long[]> candidates) {
         List<long[]> distinct = new ArrayList<>();

@@ -17,6 +17,7 @@ import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.Cast;
 import org.tessera.array.blockwise.ChunkUnification;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.chunks.UnknownChunksException;
 import org.tessera.array.creation.LikeArrays;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.reshape.Reshape;
@@ -62,6 +63,11 @@ public final class ChunkedJoining {
                         + " dimension(s) (shape " + format(array) + ")");
             }
             for (int other = 0; other < ndim; other++) {
+                if (other != joinAxis && (array.shape(other) == Chunks.UNKNOWN || first.shape(other) == Chunks.UNKNOWN)) {
+                    // Dask's concatenate without allow_unknown_chunksizes: the lengths must be known to match.
+                    throw new UnknownChunksException("concatenate along axis " + joinAxis + " needs the length of axis " + other + " of chunks "
+                            + (array.shape(other) == Chunks.UNKNOWN ? array : first).chunks());
+                }
                 if (other != joinAxis && array.shape(other) != first.shape(other)) {
                     throw new ShapeMismatchException("all the input array dimensions except for the concatenation axis must match exactly, "
                             + "but along dimension " + other + ", the array at index 0 has shape " + format(first)

@@ -41,15 +41,16 @@ public record Chain(long[] shape, DType dtype, long valueSeed, long chunkSeed, L
 
     /**
      * Runs the chain on {@code scheduler}; throws an AssertionError naming the step where the
-     * chunked array first parts from the dense one. Returns how many steps applied (a step that
-     * does not fit the array, such as a matmul of a 0-d array, is skipped, and a step that the
-     * dense array rejects must be rejected by the chunked one and ends the chain).
+     * chunked array first parts from the dense one. Returns what became of each step: applied,
+     * skipped (a step that does not fit the array, such as an arg-reduction after a reordered float
+     * sum) or rejected (the dense array raised NumPy's error, and so did the chunked one: the chain
+     * goes on from the array before the step).
      */
-    public int run(Scheduler scheduler) {
+    public List<String> run(Scheduler scheduler) {
         NDArray dense = values(shape, dtype, valueSeed);
         State state = State.start(dense, start(dense));
         Comparison.assertPredicts("start", state);
-        int applied = 0;
+        List<String> outcomes = new ArrayList<>();
         for (int index = 0; index < steps.size(); index++) {
             Step step = steps.get(index);
             String where = "step " + index + " " + step;
@@ -57,17 +58,19 @@ public record Chain(long[] shape, DType dtype, long valueSeed, long chunkSeed, L
             try {
                 next = Steps.apply(step, state, scheduler, where);
             } catch (Steps.DenseRejected rejected) {
-                return applied;
-            }
-            if (next == null) {
+                outcomes.add(step.kind() + " rejected (" + rejected.getCause().getClass().getSimpleName() + ")");
                 continue;
             }
-            applied++;
+            if (next == null) {
+                outcomes.add(step.kind() + " skipped");
+                continue;
+            }
+            outcomes.add(step.kind() + " applied");
             state = next;
             Comparison.assertPredicts(where, state);
         }
         Comparison.assertComputes("end of chain " + this, state, scheduler);
-        return applied;
+        return outcomes;
     }
 
     /**

@@ -11,7 +11,7 @@ import org.tessera.ndarray.dtype.DType;
 /**
  * The generators of {@link Chain}s: shapes of 0 to 4 axes of lengths 0 to 7 (one axis in ten 8 to
  * 24, at most 4096 elements), every dtype of {@link Steps#DTYPES}, seeds for the values and the
- * chunking, and up to {@code maxSteps} steps of any kind.
+ * chunking, and 1 to {@code maxSteps} steps of any kind.
  */
 public final class Chains {
     private Chains() {
@@ -26,7 +26,7 @@ public final class Chains {
                 .map(lengths -> lengths.stream().mapToLong(Long::longValue).toArray())
                 .filter(shape -> java.util.Arrays.stream(shape).reduce(1, (a, b) -> a * b) <= 4096);
         Arbitrary<DType> dtypes = Arbitraries.of(Steps.DTYPES);
-        Arbitrary<List<Step>> steps = steps().list().ofMaxSize(maxSteps);
+        Arbitrary<List<Step>> steps = steps().list().ofMinSize(1).ofMaxSize(maxSteps);
         return Combinators.combine(shapes, dtypes, Arbitraries.longs(), Arbitraries.longs(), steps).as(Chain::new);
     }
 

@@ -162,4 +162,28 @@ class ChunkedPropertyRegressionTest {
         assertArrayEquals(new long[] {0, 0}, fromArray.meta().shape());
         assertArrayEquals(new long[] {0, 2}, fromArray.add(y).compute(SYNCHRONOUS).shape());
     }
+
+    /** Caught: matmul counted the blocks of a contracted axis of length 1 chunked (0, 1) otherwise than blockwise unified them. */
+    @Test
+    void matmulOverAContractedAxisOfLengthOneWithAnEmptyBlock() {
+        new Chain(new long[] {1, 0}, DType.BOOL, 0L, 0L, List.of(new Step(Kind.MATMUL, 0, 0, 1, -2L))).run(new ThreadedScheduler());
+        ChunkedArray a = chunked(NDArrays.array(2L, 3L).reshape(2, 1), new long[] {2}, new long[] {1});
+        ChunkedArray b = chunked(NDArrays.array(5L, 7L).reshape(1, 2), new long[] {0, 1}, new long[] {1, 1});
+        assertEquals("array([[10, 14],\n       [15, 21]])", a.matmul(b).compute(SYNCHRONOUS).toString());
+    }
+
+    /** Caught: concatenate compared an unknown length (-1) after a chunked mask with a known one and reported mismatched shapes. */
+    @Test
+    void concatenateAlongAKnownAxisAfterAChunkedMaskAsksForChunkSizes() {
+        new Chain(new long[] {0, 0}, DType.BOOL, 0L, 0L, List.of(new Step(Kind.BOOL_INDEX, 0, 0, 1, -1L), new Step(Kind.CONCATENATE, 0, 0, 0, 0L)))
+                .run(new ThreadedScheduler());
+        NDArray values = NDArrays.arange(6).reshape(2, 3);
+        ChunkedArray x = chunked(values, new long[] {1, 1}, new long[] {2, 1});
+        ChunkedArray columns = chunked(NDArrays.array(true, false, true), new long[] {2, 1});
+        ChunkedArray masked = Slicing.get(x, List.of(ChunkedIndex.of(org.tessera.ndarray.index.Index.all()), ChunkedIndex.mask(columns)));
+        assertThrows(UnknownChunksException.class, () -> ChunkedJoining.concatenate(List.of(masked, masked), 0));
+        ChunkedArray known = masked.computeChunkSizes(SYNCHRONOUS);
+        assertEquals("array([[0, 2],\n       [3, 5],\n       [0, 2],\n       [3, 5]])",
+                ChunkedJoining.concatenate(List.of(known, known), 0).compute(SYNCHRONOUS).toString());
+    }
 }
