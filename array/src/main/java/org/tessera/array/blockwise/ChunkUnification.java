@@ -82,8 +82,10 @@ public final class ChunkUnification {
         if (previous != total) {
             throw new IllegalStateException("merged boundaries end at " + previous + ", not " + total);
         }
-        // Zero-length blocks appear only as a lone (0,); drop repeats that merging may create.
-        return Arrays.stream(lengths).filter(length -> length > 0).toArray();
+        // Zero-length blocks appear only as a lone (0,); drop repeats that merging may create, and
+        // keep that one block where the axis has no elements (chunkings (0, 0) and (0, 0, 0)).
+        long[] nonEmpty = Arrays.stream(lengths).filter(length -> length > 0).toArray();
+        return nonEmpty.length == 0 ? new long[] {0} : nonEmpty;
     }
 
     private static String describe(List<long[]> chunkings) {

@@ -186,4 +186,16 @@ class ChunkedPropertyRegressionTest {
         assertEquals("array([[0, 2],\n       [3, 5],\n       [0, 2],\n       [3, 5]])",
                 ChunkedJoining.concatenate(List.of(known, known), 0).compute(SYNCHRONOUS).toString());
     }
+
+    /** Caught: unifying the chunks (0, 0) and (0, 0, 0) of an axis without elements gave an axis with no blocks. */
+    @Test
+    void concatenateArraysWhoseEmptyAxisIsChunkedDifferently() {
+        new Chain(new long[] {1, 2, 0}, DType.BOOL, 0L, 5L,
+                List.of(new Step(Kind.REDUCE, 0, 0, 2, 0L), new Step(Kind.BOOL_INDEX, 0, 0, 1, -55L), new Step(Kind.CONCATENATE, 1, 0, 0, -2L)))
+                .run(SYNCHRONOUS);
+        assertArrayEquals(new long[] {0}, org.tessera.array.blockwise.ChunkUnification.common(List.of(new long[] {0, 0}, new long[] {0, 0, 0})));
+        ChunkedArray first = chunked(NDArray.zeros(DType.INT64, 2, 0), new long[] {1, 1}, new long[] {0, 0});
+        ChunkedArray second = chunked(NDArray.zeros(DType.INT64, 3, 0), new long[] {3}, new long[] {0, 0, 0});
+        assertArrayEquals(new long[] {5, 0}, ChunkedJoining.concatenate(List.of(first, second), 0).compute(SYNCHRONOUS).shape());
+    }
 }

@@ -24,7 +24,9 @@ import org.tessera.ndarray.dtype.DType;
  * may differ by {@code rtol * max(|expected|, scale)}, with {@code rtol} 1e-9 for float64 and
  * complex128 and 1e-4 for float32 and complex64, and {@code scale} the largest finite magnitude any
  * dense array of the chain held (a later subtraction may cancel most of a value, never its error);
- * NaN must still be NaN and an infinity the same infinity. After such a step a chain applies only
+ * NaN must still be NaN and an infinity the same infinity, except that a complex element with a
+ * non-infinite part need only be non-finite too (complex multiplication with infinities is not
+ * associative: a cumulative product in blocks may give inf where NumPy's gives NaN). After such a step a chain applies only
  * operations that keep that bound meaningful (no comparisons, divisions by arrays, casts to
  * integers or arg-reductions, whose results a last-bit difference may flip).
  */
@@ -86,6 +88,11 @@ final class Comparison {
                 case COMPLEX -> {
                     Complex w = wanted.getComplex(element);
                     Complex f = found.getComplex(element);
+                    if (tolerant && !(finite(w) && finite(f))) {
+                        // Complex products with an infinite part are not associative: (a b) c and
+                        // a (b c) may put inf or NaN in either part. Only being non-finite is kept.
+                        yield !finite(w) && !finite(f);
+                    }
                     yield same(w.real(), f.real(), tolerant, rtol, scale) && same(w.imag(), f.imag(), tolerant, rtol, scale);
                 }
             };
@@ -125,6 +132,10 @@ final class Comparison {
             }
         }
         return largest;
+    }
+
+    private static boolean finite(Complex value) {
+        return Double.isFinite(value.real()) && Double.isFinite(value.imag());
     }
 
     private static double finite(double value) {
