@@ -24,8 +24,15 @@ public interface RegionSource {
         return new ArraySource(array);
     }
 
-    /** An NDArray as a region source. */
-    record ArraySource(NDArray array) implements RegionSource {
+    /**
+     * An NDArray as a region source. Serializable so that its read tasks can go to Spark, whose
+     * serialization carries the NDArray itself as {@code .npy} bytes (plain Java serialization
+     * cannot: an NDArray is not Serializable).
+     */
+    record ArraySource(NDArray array) implements RegionSource, java.io.Serializable {
+        @java.io.Serial
+        private static final long serialVersionUID = 1L;
+
         @Override
         public long[] shape() {
             return array.shape();
