@@ -58,9 +58,11 @@ public final class Metas {
     }
 
     /**
-     * Whether the array can be a meta as it is: every axis of length 0 (Dask's metas), or 0-d. An
-     * array empty along one axis only, such as (0, 2), is not: the ufuncs run on the metas to find
-     * the result's dtype, and (0, 2) does not broadcast with another operand's meta (0,).
+     * Whether the array can be a meta as it is: it has axes, all of length 0 (Dask's metas). An
+     * array empty along one axis only, such as (0, 2), cannot: the ufuncs run on the metas to find
+     * the result's dtype, and (0, 2) does not broadcast with another operand's meta (0,). Nor can a
+     * 0-d array, whose one element is data: a ufunc on it may raise for that value (an integer to
+     * a negative power) where the array it stands for, by then, holds another.
      */
     private static boolean isEmpty(AnyArray<?> array) {
         for (long length : array.shape()) {
@@ -68,6 +70,6 @@ public final class Metas {
                 return false;
             }
         }
-        return true;
+        return array.ndim() > 0;
     }
 }

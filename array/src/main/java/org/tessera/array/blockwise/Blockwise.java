@@ -197,7 +197,7 @@ public final class Blockwise {
                 if (arguments.get(position) instanceof ChunkedArray array) {
                     String letters = indices.get(position);
                     for (int axis = 0; axis < letters.length(); axis++) {
-                        candidates.computeIfAbsent(letters.charAt(axis), letter -> new ArrayList<>()).add(broadcastChunks(array, axis));
+                        candidates.computeIfAbsent(letters.charAt(axis), letter -> new ArrayList<>()).add(array.chunks().axis(axis));
                     }
                 }
             }
@@ -206,19 +206,21 @@ public final class Blockwise {
             return unified;
         }
 
-        /** An axis's chunks as unification takes them ({@link ChunkUnification#asOperand}). */
-        private static long[] broadcastChunks(ChunkedArray array, int axis) {
-            return ChunkUnification.asOperand(array.chunks().axis(axis));
-        }
-
-        /** The input split to the unified chunks, except along axes of length 1 (one block), which broadcast. */
+        /**
+         * The input split to the unified chunks, except along axes of length 1 where the others are
+         * longer, which broadcast as one block (an axis (0, 1) becomes (1,)). Where every operand has
+         * length 1, even those split by empty blocks are unified: block by block, the operands must
+         * then cover the same elements (a contracted axis, a mask).
+         */
         private static ChunkedArray align(ChunkedArray array, String letters, Map<Character, long[]> unified) {
             long[][] target = new long[letters.length()][];
             boolean changed = false;
             for (int axis = 0; axis < letters.length(); axis++) {
                 long[] own = array.chunks().axis(axis);
+                long[] common = unified.get(letters.charAt(axis));
                 boolean broadcast = array.shape(axis) == 1;
-                target[axis] = broadcast ? broadcastChunks(array, axis) : unified.get(letters.charAt(axis));
+                boolean othersOfLengthOne = java.util.Arrays.stream(common).sum() == 1;
+                target[axis] = !broadcast || othersOfLengthOne ? common : own.length == 1 ? own : new long[] {1};
                 changed |= !java.util.Arrays.equals(own, target[axis]);
             }
             return changed ? Rechunk.rechunk(array, Chunks.of(target)) : array;

@@ -17,17 +17,12 @@ public final class ChunkUnification {
     private ChunkUnification() {
     }
 
-    /**
-     * The block lengths an operand takes part in unification with: its own, except that an axis of
-     * length 1 split by empty blocks, such as (0, 1), is one block, since an axis of length 1
-     * broadcasts as one block whatever the other operands' length.
-     */
-    public static long[] asOperand(long[] lengths) {
-        return lengths.length > 1 && Arrays.stream(lengths).sum() == 1 ? new long[] {1} : lengths;
-    }
-
     /** The common chunking of {@code candidates} (block lengths of the same axis in several arrays). */
     public static long[] common(List<long[]> candidates) {
+        if (candidates.stream().map(ChunkUnification::total).distinct().count() > 1) {
+            // Lengths differ, so an axis of length 1 broadcasts, as one block: (0, 1) counts as (1,).
+            candidates = candidates.stream().map(candidate -> total(candidate) == 1 ? new long[] {1} : candidate).toList();
+        }
         List<long[]> distinct = new ArrayList<>();
         for (long[] candidate : candidates) {
             if (distinct.stream().noneMatch(known -> Arrays.equals(known, candidate))) {
@@ -60,6 +55,11 @@ public final class ChunkUnification {
             }
         }
         return merged(nonTrivial, total);
+    }
+
+    /** The axis length a chunking covers; {@link Chunks#UNKNOWN} when a length is unknown. */
+    private static long total(long[] lengths) {
+        return Arrays.stream(lengths).anyMatch(length -> length == Chunks.UNKNOWN) ? Chunks.UNKNOWN : Arrays.stream(lengths).sum();
     }
 
     /** Block lengths ending at every boundary of every chunking. */

@@ -100,7 +100,7 @@ public final class Contraction {
             String letters = indices.get(operand);
             for (int axis = 0; axis < letters.length(); axis++) {
                 if (letters.charAt(axis) == letter) {
-                    candidates.add(ChunkUnification.asOperand(operands.get(operand).chunks().axis(axis)));
+                    candidates.add(operands.get(operand).chunks().axis(axis));
                 }
             }
         }

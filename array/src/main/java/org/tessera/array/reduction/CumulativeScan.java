@@ -79,6 +79,7 @@ public final class CumulativeScan {
         ChunkedArray input = x;
         int scanAxis;
         if (axis == null) {
+            x.chunks().requireKnownShape(kind.label() + " of the flattened array");
             int partitions = (int) x.chunks().totalBlocks();
             // NumPy scans a 0-d array as the 1-D array of its one element.
             ChunkedArray flat = x.ndim() == 0 ? org.tessera.array.reshape.Reshape.reshape(x, 1) : Flatten.flatten(x);

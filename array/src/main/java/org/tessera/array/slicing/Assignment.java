@@ -387,7 +387,11 @@ final class Assignment {
             maskLengths[axis] = array.chunks().axis(axis);
         }
         Chunks aligned = Chunks.of(maskLengths);
-        if (aligned.isKnown() && mask.chunks().isKnown() && !aligned.equals(mask.chunks())) {
+        if (!aligned.equals(mask.chunks())) {
+            if (!aligned.isKnown() || !mask.chunks().isKnown()) {
+                throw new org.tessera.array.chunks.UnknownChunksException("assignment through a chunked mask with chunks " + mask.chunks()
+                        + " into blocks " + aligned + " needs both known to line them up");
+            }
             mask = org.tessera.array.rechunk.Rechunk.rechunk(mask, aligned);
         }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, array.ndim());

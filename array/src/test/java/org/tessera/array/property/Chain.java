@@ -32,6 +32,10 @@ import org.tessera.ndarray.dtype.DType;
  */
 public record Chain(long[] shape, DType dtype, long valueSeed, long chunkSeed, List<Step> steps) {
 
+    /** The last outcome of {@link #run}: how the final values were compared. */
+    public static final String COMPARED_BIT_FOR_BIT = "compared bit for bit";
+    public static final String COMPARED_WITHIN_TOLERANCE = "compared within tolerance";
+
     /** The chunked array for the dense start array: one read per block of a region source, or a rechunk of one block. */
     public ChunkedArray start(NDArray values) {
         SplittableRandom random = new SplittableRandom(chunkSeed);
@@ -44,7 +48,7 @@ public record Chain(long[] shape, DType dtype, long valueSeed, long chunkSeed, L
      * chunked array first parts from the dense one. Returns what became of each step: applied,
      * skipped (a step that does not fit the array, such as an arg-reduction after a reordered float
      * sum) or rejected (the dense array raised NumPy's error, and so did the chunked one: the chain
-     * goes on from the array before the step).
+     * goes on from the array before the step), and last how the values were compared.
      */
     public List<String> run(Scheduler scheduler) {
         NDArray dense = values(shape, dtype, valueSeed);
@@ -70,6 +74,7 @@ public record Chain(long[] shape, DType dtype, long valueSeed, long chunkSeed, L
             Comparison.assertPredicts(where, state);
         }
         Comparison.assertComputes("end of chain " + this, state, scheduler);
+        outcomes.add(state.tolerant() ? COMPARED_WITHIN_TOLERANCE : COMPARED_BIT_FOR_BIT);
         return outcomes;
     }
 

@@ -198,4 +198,56 @@ class ChunkedPropertyRegressionTest {
         ChunkedArray second = chunked(NDArray.zeros(DType.INT64, 3, 0), new long[] {3}, new long[] {0, 0, 0});
         assertArrayEquals(new long[] {5, 0}, ChunkedJoining.concatenate(List.of(first, second), 0).compute(SYNCHRONOUS).shape());
     }
+
+    /**
+     * Caught: x[mask] = 7 into an array of unknown lengths (after a chunked mask) with a mask chunked
+     * otherwise let the mask's one block broadcast over blocks it does not match; it now asks for
+     * computeChunkSizes unless the chunks are the same.
+     */
+    @Test
+    void maskedAssignmentIntoUnknownLengths() {
+        new Chain(new long[] {3}, DType.BOOL, 0L, 0L, List.of(new Step(Kind.BOOL_INDEX, 0, 0, 1, -13L), new Step(Kind.SET_MASK, 0, 0, 1, 0L)))
+                .run(SYNCHRONOUS);
+        NDArray values = NDArrays.array(1L, -2L, 3L, -4L);
+        ChunkedArray x = chunked(values, new long[] {2, 2});
+        ChunkedArray positive = Slicing.get(x, List.of(ChunkedIndex.mask(x.greater(0L))));
+        ChunkedArray otherMask = chunked(NDArrays.array(true, false), new long[] {2});
+        assertThrows(UnknownChunksException.class, () -> Slicing.set(positive, otherMask, 7L));
+        ChunkedArray aboveTwo = Slicing.get(x.greater(2L), List.of(ChunkedIndex.mask(x.greater(0L))));
+        ChunkedArray sameChunks = Slicing.set(positive, aboveTwo, 7L);
+        assertEquals("array([1, 7])", sameChunks.computeChunkSizes(SYNCHRONOUS).compute(SYNCHRONOUS).toString());
+    }
+
+    /** Caught: cumsum of the flattened array with unknown lengths failed with NegativeArraySizeException. */
+    @Test
+    void flattenedScanOfUnknownLengthsAsksForChunkSizes() {
+        new Chain(new long[] {0}, DType.BOOL, 0L, 0L, List.of(new Step(Kind.BOOL_INDEX, 0, 0, 1, 0L), new Step(Kind.CUMULATIVE, 0, 0, 0, 0L)))
+                .run(SYNCHRONOUS);
+        ChunkedArray x = chunked(NDArrays.array(1L, -2L, 3L), new long[] {2, 1});
+        ChunkedArray positive = Slicing.get(x, List.of(ChunkedIndex.mask(x.greater(0L))));
+        assertThrows(UnknownChunksException.class, positive::cumsum);
+        assertEquals("array([1, 4])", positive.computeChunkSizes(SYNCHRONOUS).cumsum().compute(SYNCHRONOUS).toString());
+    }
+
+    /** Caught: flatten of an axis of length 1 chunked (0, 1): unification made it one block, flatten counted two. */
+    @Test
+    void flattenOfALengthOneAxisWithAnEmptyBlock() {
+        new Chain(new long[] {1, 0}, DType.BOOL, 0L, 3L, List.of(new Step(Kind.CUMULATIVE, 0, 0, 0, 0L))).run(new ThreadedScheduler());
+        ChunkedArray x = chunked(NDArrays.arange(3).reshape(1, 3), new long[] {0, 1}, new long[] {2, 1});
+        assertEquals("array([0, 1, 3])", x.cumsum().compute(SYNCHRONOUS).toString());
+    }
+
+    /**
+     * Caught: the meta of a 0-d array was a 0-d array of data, so building 2 ** x ran the power on
+     * a stale value and raised NumPy's error for negative integer powers before anything computed.
+     */
+    @Test
+    void zeroDimensionalMetaHoldsNoData() {
+        new Chain(new long[] {}, DType.INT8, 1L, 5L, List.of(new Step(Kind.BINARY_ARRAY, 0, 0, 0, 2L), new Step(Kind.BINARY_SCALAR, 70, 0, 1, 0L)))
+                .run(new ThreadedScheduler());
+        ChunkedArray negative = org.tessera.array.api.ChunkedArrays.fromArray(NDArray.scalar(-3L), ChunkSpec.whole());
+        ChunkedArray two = negative.add(5L);
+        ChunkedArray power = org.tessera.array.blockwise.Elementwise.apply(org.tessera.ndarray.ufunc.Ufuncs.POWER, 2L, two);
+        assertEquals("array(4)", power.compute(SYNCHRONOUS).toString());
+    }
 }

@@ -22,17 +22,21 @@ import org.tessera.ndarray.dtype.DType;
  * product, mean, variance or standard deviation of floats (of integers too, for the mean and the
  * variance, which are computed in float64), a float matmul or a float cumulative sum or product. Then an element
  * may differ by {@code rtol * max(|expected|, scale)}, with {@code rtol} 1e-9 for float64 and
- * complex128 and 1e-4 for float32 and complex64, and {@code scale} the largest finite magnitude any
+ * complex128, 1e-4 for float32 and complex64 and 1e-2 for float16 (which bool operands of float
+ * ufuncs give, as in NumPy), and {@code scale} the largest finite magnitude any
  * dense array of the chain held (a later subtraction may cancel most of a value, never its error);
  * NaN must still be NaN and an infinity the same infinity, except that a complex element with a
  * non-infinite part need only be non-finite too (complex multiplication with infinities is not
- * associative: a cumulative product in blocks may give inf where NumPy's gives NaN). After such a step a chain applies only
+ * associative: a cumulative product in blocks may give inf where NumPy's gives NaN), and from
+ * such a complex result on, a non-finite element of any later array (its absolute value, say)
+ * need only be non-finite. After such a step a chain applies only
  * operations that keep that bound meaningful (no comparisons, divisions by arrays, casts to
  * integers or arg-reductions, whose results a last-bit difference may flip).
  */
 final class Comparison {
     static final double RTOL_DOUBLE = 1e-9;
     static final double RTOL_SINGLE = 1e-4;
+    static final double RTOL_HALF = 1e-2;
 
     private Comparison() {
     }
@@ -60,7 +64,7 @@ final class Comparison {
         ChunkedArray chunked = state.chunked();
         if (!chunked.chunks().isKnown()) {
             chunked = chunked.computeChunkSizes(scheduler);
-            assertPredicts(where + " (chunk sizes computed)", new State(state.dense(), chunked, state.tolerant(), state.scale()));
+            assertPredicts(where + " (chunk sizes computed)", new State(state.dense(), chunked, state.tolerant(), state.scale(), state.anyNonFinite()));
         }
         NDArray expected = state.dense();
         NDArray actual = chunked.compute(scheduler);
@@ -68,27 +72,28 @@ final class Comparison {
             throw new AssertionError(where + ": computed " + actual.dtype() + Arrays.toString(actual.shape()) + ", expected " + expected.dtype()
                     + Arrays.toString(expected.shape()));
         }
-        String mismatch = mismatch(expected, actual, state.tolerant(), state.scale());
+        String mismatch = mismatch(expected, actual, state.tolerant(), state.scale(), state.anyNonFinite());
         if (mismatch != null) {
             throw new AssertionError(where + ": " + mismatch + "\nexpected " + expected + "\ncomputed " + actual);
         }
     }
 
     /** The first element that differs, or null. */
-    static String mismatch(NDArray expected, NDArray actual, boolean tolerant, double scale) {
+    static String mismatch(NDArray expected, NDArray actual, boolean tolerant, double scale, boolean anyNonFinite) {
         NDArray wanted = expected.copy().reshape(expected.size());
         NDArray found = actual.copy().reshape(actual.size());
         DType dtype = expected.dtype();
-        double rtol = dtype == DType.FLOAT32 || dtype == DType.COMPLEX64 || dtype == DType.FLOAT16 ? RTOL_SINGLE : RTOL_DOUBLE;
+        double rtol = dtype == DType.FLOAT16 ? RTOL_HALF : dtype == DType.FLOAT32 || dtype == DType.COMPLEX64 ? RTOL_SINGLE : RTOL_DOUBLE;
         for (long element = 0; element < wanted.size(); element++) {
             boolean same = switch (dtype.kind()) {
                 case BOOL -> wanted.getBoolean(element) == found.getBoolean(element);
                 case SIGNED, UNSIGNED -> wanted.getLong(element) == found.getLong(element);
-                case FLOAT -> same(wanted.getDouble(element), found.getDouble(element), tolerant, rtol, scale);
+                case FLOAT -> anyNonFinite && !Double.isFinite(wanted.getDouble(element)) && !Double.isFinite(found.getDouble(element))
+                        || same(wanted.getDouble(element), found.getDouble(element), tolerant, rtol, scale);
                 case COMPLEX -> {
                     Complex w = wanted.getComplex(element);
                     Complex f = found.getComplex(element);
-                    if (tolerant && !(finite(w) && finite(f))) {
+                    if ((tolerant || anyNonFinite) && !(finite(w) && finite(f))) {
                         // Complex products with an infinite part are not associative: (a b) c and
                         // a (b c) may put inf or NaN in either part. Only being non-finite is kept.
                         yield !finite(w) && !finite(f);
@@ -132,6 +137,16 @@ final class Comparison {
             }
         }
         return largest;
+    }
+
+    static boolean hasNonFinite(NDArray array) {
+        NDArray flat = array.copy().reshape(array.size());
+        for (long element = 0; element < flat.size(); element++) {
+            if (array.dtype().isComplex() ? !finite(flat.getComplex(element)) : !Double.isFinite(flat.getDouble(element))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean finite(Complex value) {

@@ -7,16 +7,22 @@ import org.tessera.ndarray.NDArray;
  * The two arrays a chain carries, and what the comparison must allow: {@code tolerant} once a step
  * has added floating-point values in another order than the dense array does (block by block,
  * then the blocks' partial results), and {@code scale}, the largest finite magnitude any dense
- * array of the chain has held, against which that difference is measured.
+ * array of the chain has held, against which that difference is measured; {@code anyNonFinite}
+ * once a reordered complex product made infinities or NaN, whose pattern then depends on the order.
  */
-record State(NDArray dense, ChunkedArray chunked, boolean tolerant, double scale) {
+record State(NDArray dense, ChunkedArray chunked, boolean tolerant, double scale, boolean anyNonFinite) {
 
     static State start(NDArray dense, ChunkedArray chunked) {
-        return new State(dense, chunked, false, Comparison.largestMagnitude(dense));
+        return new State(dense, chunked, false, Comparison.largestMagnitude(dense), false);
     }
 
-    /** The next state: the new arrays, tolerant from now on when {@code reorders}. */
+    /**
+     * The next state: the new arrays, tolerant from now on when {@code reorders}; and where a
+     * reordered complex result holds an infinite or NaN part, any non-finite value stands for any
+     * other from now on (complex multiplication with infinities is not associative).
+     */
     State then(NDArray nextDense, ChunkedArray nextChunked, boolean reorders) {
-        return new State(nextDense, nextChunked, tolerant || reorders, Math.max(scale, Comparison.largestMagnitude(nextDense)));
+        boolean loose = anyNonFinite || reorders && nextDense.dtype().isComplex() && Comparison.hasNonFinite(nextDense);
+        return new State(nextDense, nextChunked, tolerant || reorders, Math.max(scale, Comparison.largestMagnitude(nextDense)), loose);
     }
 }
