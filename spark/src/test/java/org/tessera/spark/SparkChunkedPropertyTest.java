@@ -25,7 +25,7 @@ class SparkChunkedPropertyTest {
         return Chains.chains(5);
     }
 
-    @Property(tries = 12, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
+    @Property(tries = 15, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
     void chunkedEqualsDenseOnSpark(@ForAll("chains") Chain chain) {
         chain.run(LocalSpark.scheduler());
     }

@@ -250,4 +250,23 @@ class ChunkedPropertyRegressionTest {
         ChunkedArray power = org.tessera.array.blockwise.Elementwise.apply(org.tessera.ndarray.ufunc.Ufuncs.POWER, 2L, two);
         assertEquals("array(4)", power.compute(SYNCHRONOUS).toString());
     }
+
+    /**
+     * Caught (in the ndarray core, the reference): a float16 or float32 cumulative scan kept its running
+     * total in float64 and rounded only what it stored, where NumPy rounds the total at every step:
+     * NumPy's float16 cumprod of (300, 300, 0) is (300, inf, nan), and its float32 cumsum of
+     * (1e8, 1, -1e8) is (1e8, 1e8, 0). The chunked scan, which combines carries in the dtype, agreed with NumPy.
+     */
+    @Test
+    void cumulativeScansRoundTheRunningTotalToTheDtype() {
+        new Chain(new long[] {8}, DType.UINT8, -13L, 0L, List.of(new Step(Kind.BINARY_SCALAR, 13, 34, 0, 0L), new Step(Kind.CUMULATIVE, 1, 0, 1, 0L)))
+                .run(SYNCHRONOUS);
+        NDArray halves = NDArrays.array(300.0, 300.0, 0.0).astype(DType.FLOAT16);
+        assertEquals("array([300.,  inf,  nan], dtype=float16)", NDArrays.cumprod(halves, 0, null).toString());
+        NDArray singles = NDArrays.array(1e8, 1.0, -1e8).astype(DType.FLOAT32);
+        assertEquals("array([1.e+08, 1.e+08, 0.e+00], dtype=float32)", NDArrays.cumsum(singles, 0, null).toString());
+        // In one block the chunked scan is NumPy's; in blocks (1, 2) it computes 300 * (300 * 0) = 0 for the
+        // last element, an order of operations that overflow makes visible (the chains make no float16 products).
+        assertEquals(NDArrays.cumprod(halves, 0, null).toString(), chunked(halves, new long[] {3}).cumprod(0).compute(SYNCHRONOUS).toString());
+    }
 }

@@ -28,7 +28,12 @@ import org.tessera.ndarray.ufunc.Reductions.Options;
 import org.tessera.ndarray.ufunc.Ufunc;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
-/** The interpretation of each {@link Step.Kind} on the dense array (the reference) and on the chunked one. */
+/**
+ * The interpretation of each {@link Step.Kind} on the dense array (the reference) and on the chunked one.
+ * Products (prod, cumprod) of float16 are skipped: with these values they overflow within a few
+ * factors, and where an infinity meets a zero the order of the factors decides between NaN and 0
+ * (NumPy's own blocked and sequential orders differ there too), which no tolerance can bound.
+ */
 final class Steps {
     /** The dtypes of start arrays and of other operands. */
     static final DType[] DTYPES = {DType.BOOL, DType.INT8, DType.INT32, DType.INT64, DType.UINT8, DType.FLOAT32, DType.FLOAT64, DType.COMPLEX64,
@@ -177,6 +182,9 @@ final class Steps {
             case MATMUL -> matmul(step, state, scheduler, where, random);
             case CUMULATIVE -> {
                 boolean sum = step.a() % 2 == 0;
+                if (!sum && x.dtype() == DType.FLOAT16) {
+                    yield null;
+                }
                 Integer axis = ndim == 0 || step.c() % 3 == 0 ? null : step.c() % ndim;
                 CumulativeScan.Method method = step.b() % 3 == 0 ? null : CumulativeScan.Method.values()[step.b() % 2];
                 boolean reorders = x.dtype().isInexact();
@@ -285,6 +293,9 @@ final class Steps {
             case "nanvar" -> array -> array.nanvar(request, ddof);
             default -> array -> array.countNonzero(request);
         };
+        if (name.equals("prod") && x.dtype() == DType.FLOAT16) {
+            return null;
+        }
         boolean reorders = switch (name) {
             case "sum", "prod", "nansum" -> inexact;
             case "mean", "var", "std", "nanmean", "nanvar" -> true;

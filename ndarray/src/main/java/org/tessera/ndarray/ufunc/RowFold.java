@@ -174,6 +174,11 @@ final class RowFold {
                 } else {
                     step(i);
                 }
+                if (accumulator instanceof double[] running) {
+                    // NumPy's accumulate writes each running value to the output and reads it back:
+                    // float32, float16 and complex64 totals are rounded at every step, not at the end.
+                    Lanes.roundTo(dtype == DType.COMPLEX64 ? DType.FLOAT32 : dtype, running, width);
+                }
                 System.arraycopy(accumulator, 0, lane, i * width, width);
             }
             Lanes.store(dtype, lane, 0, target, targetOffset + start * targetStride, targetStride, blockCount);
