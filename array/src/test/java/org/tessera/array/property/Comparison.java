@@ -23,7 +23,8 @@ import org.tessera.ndarray.dtype.DType;
  * variance, which are computed in float64), a float matmul or a float cumulative sum or product. Then an element
  * may differ by {@code rtol * max(|expected|, scale)}, with {@code rtol} 1e-9 for float64 and
  * complex128, 1e-4 for float32 and complex64 and 1e-2 for float16 (which bool operands of float
- * ufuncs give, as in NumPy), and {@code scale} the largest finite magnitude any
+ * ufuncs give, as in NumPy), the loosest of the dtypes the chain held since then (a float32 variance
+ * cast to float64 keeps its float32 difference), and {@code scale} the largest finite magnitude any
  * dense array of the chain held (a later subtraction may cancel most of a value, never its error);
  * NaN must still be NaN and an infinity the same infinity, except that a complex element with a
  * non-infinite part need only be non-finite too (complex multiplication with infinities is not
@@ -64,7 +65,7 @@ final class Comparison {
         ChunkedArray chunked = state.chunked();
         if (!chunked.chunks().isKnown()) {
             chunked = chunked.computeChunkSizes(scheduler);
-            assertPredicts(where + " (chunk sizes computed)", new State(state.dense(), chunked, state.tolerant(), state.scale(), state.anyNonFinite()));
+            assertPredicts(where + " (chunk sizes computed)", new State(state.dense(), chunked, state.tolerant(), state.scale(), state.anyNonFinite(), state.rtol()));
         }
         NDArray expected = state.dense();
         NDArray actual = chunked.compute(scheduler);
@@ -72,18 +73,18 @@ final class Comparison {
             throw new AssertionError(where + ": computed " + actual.dtype() + Arrays.toString(actual.shape()) + ", expected " + expected.dtype()
                     + Arrays.toString(expected.shape()));
         }
-        String mismatch = mismatch(expected, actual, state.tolerant(), state.scale(), state.anyNonFinite());
+        String mismatch = mismatch(expected, actual, state.tolerant(), state.scale(), state.anyNonFinite(), state.rtol());
         if (mismatch != null) {
             throw new AssertionError(where + ": " + mismatch + "\nexpected " + expected + "\ncomputed " + actual);
         }
     }
 
     /** The first element that differs, or null. */
-    static String mismatch(NDArray expected, NDArray actual, boolean tolerant, double scale, boolean anyNonFinite) {
+    static String mismatch(NDArray expected, NDArray actual, boolean tolerant, double scale, boolean anyNonFinite, double chainRtol) {
         NDArray wanted = expected.copy().reshape(expected.size());
         NDArray found = actual.copy().reshape(actual.size());
         DType dtype = expected.dtype();
-        double rtol = dtype == DType.FLOAT16 ? RTOL_HALF : dtype == DType.FLOAT32 || dtype == DType.COMPLEX64 ? RTOL_SINGLE : RTOL_DOUBLE;
+        double rtol = Math.max(rtol(dtype), chainRtol);
         for (long element = 0; element < wanted.size(); element++) {
             boolean same = switch (dtype.kind()) {
                 case BOOL -> wanted.getBoolean(element) == found.getBoolean(element);
@@ -137,6 +138,11 @@ final class Comparison {
             }
         }
         return largest;
+    }
+
+    /** The relative tolerance of a dtype's precision. */
+    static double rtol(DType dtype) {
+        return dtype == DType.FLOAT16 ? RTOL_HALF : dtype == DType.FLOAT32 || dtype == DType.COMPLEX64 ? RTOL_SINGLE : RTOL_DOUBLE;
     }
 
     static boolean hasNonFinite(NDArray array) {

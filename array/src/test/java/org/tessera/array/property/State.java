@@ -8,12 +8,13 @@ import org.tessera.ndarray.NDArray;
  * has added floating-point values in another order than the dense array does (block by block,
  * then the blocks' partial results), and {@code scale}, the largest finite magnitude any dense
  * array of the chain has held, against which that difference is measured; {@code anyNonFinite}
- * once a reordered complex product made infinities or NaN, whose pattern then depends on the order.
+ * once a reordered complex product made infinities or NaN, whose pattern then depends on the order;
+ * {@code rtol}, the loosest relative tolerance of the dtypes the chain held since it became tolerant.
  */
-record State(NDArray dense, ChunkedArray chunked, boolean tolerant, double scale, boolean anyNonFinite) {
+record State(NDArray dense, ChunkedArray chunked, boolean tolerant, double scale, boolean anyNonFinite, double rtol) {
 
     static State start(NDArray dense, ChunkedArray chunked) {
-        return new State(dense, chunked, false, Comparison.largestMagnitude(dense), false);
+        return new State(dense, chunked, false, Comparison.largestMagnitude(dense), false, 0);
     }
 
     /**
@@ -23,6 +24,9 @@ record State(NDArray dense, ChunkedArray chunked, boolean tolerant, double scale
      */
     State then(NDArray nextDense, ChunkedArray nextChunked, boolean reorders) {
         boolean loose = anyNonFinite || reorders && nextDense.dtype().isComplex() && Comparison.hasNonFinite(nextDense);
-        return new State(nextDense, nextChunked, tolerant || reorders, Math.max(scale, Comparison.largestMagnitude(nextDense)), loose);
+        boolean nextTolerant = tolerant || reorders;
+        // A difference made in float32 stays a float32 difference after a cast to float64.
+        double nextRtol = nextTolerant ? Math.max(rtol, Comparison.rtol(nextDense.dtype())) : 0;
+        return new State(nextDense, nextChunked, nextTolerant, Math.max(scale, Comparison.largestMagnitude(nextDense)), loose, nextRtol);
     }
 }

@@ -30,9 +30,9 @@ import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
  * The interpretation of each {@link Step.Kind} on the dense array (the reference) and on the chunked one.
- * Products (prod, cumprod) of float16 are skipped: with these values they overflow within a few
- * factors, and where an infinity meets a zero the order of the factors decides between NaN and 0
- * (NumPy's own blocked and sequential orders differ there too), which no tolerance can bound.
+ * Float products (prod, cumprod) that may overflow are skipped ({@link #mayOverflow}): where an
+ * infinity from an overflow meets a zero, the order of the factors decides between NaN and 0 (a
+ * blocked scan computes {@code c (b 0)} where NumPy computes {@code (c b) 0}), which no tolerance can bound.
  */
 final class Steps {
     /** The dtypes of start arrays and of other operands. */
@@ -182,10 +182,10 @@ final class Steps {
             case MATMUL -> matmul(step, state, scheduler, where, random);
             case CUMULATIVE -> {
                 boolean sum = step.a() % 2 == 0;
-                if (!sum && x.dtype() == DType.FLOAT16) {
+                Integer axis = ndim == 0 || step.c() % 3 == 0 ? null : step.c() % ndim;
+                if (!sum && mayOverflow(x, axis == null ? x.size() : shape[axis])) {
                     yield null;
                 }
-                Integer axis = ndim == 0 || step.c() % 3 == 0 ? null : step.c() % ndim;
                 CumulativeScan.Method method = step.b() % 3 == 0 ? null : CumulativeScan.Method.values()[step.b() % 2];
                 boolean reorders = x.dtype().isInexact();
                 yield both(state, scheduler, where, dense -> sum ? NDArrays.cumsum(dense, axis, null) : NDArrays.cumprod(dense, axis, null), chunked -> {
@@ -293,8 +293,17 @@ final class Steps {
             case "nanvar" -> array -> array.nanvar(request, ddof);
             default -> array -> array.countNonzero(request);
         };
-        if (name.equals("prod") && x.dtype() == DType.FLOAT16) {
-            return null;
+        if (name.equals("prod")) {
+            long factors = 1;
+            for (int axis = 0; axis < ndim; axis++) {
+                final int current = axis;
+                if (axes == null || Arrays.stream(axes).anyMatch(chosen -> chosen == current || chosen == current - ndim)) {
+                    factors *= x.shape(axis);
+                }
+            }
+            if (mayOverflow(x, factors)) {
+                return null;
+            }
         }
         boolean reorders = switch (name) {
             case "sum", "prod", "nansum" -> inexact;
@@ -302,6 +311,21 @@ final class Steps {
             default -> false;
         };
         return both(state, scheduler, where, dense, chunked, reorders);
+    }
+
+    /**
+     * Whether a product of {@code factors} elements of {@code x} may leave the dtype's finite range:
+     * the largest magnitude to that power passes the largest finite value (complex parts count with
+     * a factor of the square root of two).
+     */
+    static boolean mayOverflow(NDArray x, long factors) {
+        if (!x.dtype().isInexact() || factors <= 1) {
+            return false;
+        }
+        double largest = Comparison.largestMagnitude(x) * (x.dtype().isComplex() ? Math.sqrt(2) : 1);
+        DType real = x.dtype().realType();
+        double limit = real == DType.FLOAT16 ? 65504 : real == DType.FLOAT32 ? Float.MAX_VALUE : Double.MAX_VALUE;
+        return largest > 1 && factors * Math.log(largest) >= Math.log(limit);
     }
 
     private static State fancy(Step step, State state, Scheduler scheduler, String where, SplittableRandom random) {
