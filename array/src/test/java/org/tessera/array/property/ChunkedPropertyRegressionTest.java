@@ -269,4 +269,29 @@ class ChunkedPropertyRegressionTest {
         // last element, an order of operations that overflow makes visible (the chains make no float16 products).
         assertEquals(NDArrays.cumprod(halves, 0, null).toString(), chunked(halves, new long[] {3}).cumprod(0).compute(SYNCHRONOUS).toString());
     }
+
+    /**
+     * Caught (in the ndarray core, the reference): the logical ufuncs cast complex inputs to bool by
+     * their real part, so logical_and(0.5j, True) was False and all() over an axis of such values
+     * (which reduces with logical_and) said False where NumPy says True. A chunked all() reduced its
+     * blocks by another path and was right.
+     */
+    @Test
+    void logicalUfuncsTakeAComplexNumberAsTrueWhenEitherPartIsNonzero() {
+        new Chain(new long[] {1, 2, 2, 6}, DType.COMPLEX64, 0L, 0L,
+                List.of(new Step(Kind.FANCY_INDEX, 0, 0, 0, 0L), new Step(Kind.REDUCE, 12, 84, 2, 0L))).run(SYNCHRONOUS);
+        NDArray values = NDArray.zeros(DType.COMPLEX128, 3);
+        values.setComplex(new org.tessera.ndarray.dtype.Complex(0, 0.5), 0);
+        values.setComplex(new org.tessera.ndarray.dtype.Complex(0, Double.NEGATIVE_INFINITY), 1);
+        values.setComplex(new org.tessera.ndarray.dtype.Complex(Double.NaN, 0), 2);
+        assertEquals("array([True, True, True])", org.tessera.ndarray.ufunc.Ufuncs.LOGICAL_AND.apply(values, true).toString());
+        assertEquals("array([False, False, False])", org.tessera.ndarray.ufunc.Ufuncs.LOGICAL_NOT.apply(values).toString());
+        NDArray grid = NDArray.zeros(DType.COMPLEX64, 2, 2);
+        grid.setComplex(new org.tessera.ndarray.dtype.Complex(0, 0.5), 0, 0);
+        grid.setComplex(new org.tessera.ndarray.dtype.Complex(1, 0), 1, 0);
+        grid.setComplex(new org.tessera.ndarray.dtype.Complex(0, 0), 0, 1);
+        grid.setComplex(new org.tessera.ndarray.dtype.Complex(0, -1), 1, 1);
+        assertEquals("array([ True, False])", NDArrays.all(grid, org.tessera.ndarray.ufunc.Reductions.Options.axes(0)).toString());
+        assertEquals("array([ True, False])", chunked(grid, new long[] {1, 1}, new long[] {2}).all(0).compute(SYNCHRONOUS).toString());
+    }
 }

@@ -278,6 +278,13 @@ public final class Lanes {
                 values[2 * i] = reals[i];
                 values[2 * i + 1] = 0.0;
             }
+        } else if (to.isBool()) {
+            // A complex number is true when either part is nonzero (NumPy's cast to bool), not by its real part.
+            double[] complexValues = (double[]) source;
+            long[] truths = (long[]) target;
+            for (int i = 0; i < count; i++) {
+                truths[i] = complexValues[2 * i] != 0 || complexValues[2 * i + 1] != 0 ? 1 : 0;
+            }
         } else {
             double[] complexValues = (double[]) source;
             double[] reals = new double[count];
