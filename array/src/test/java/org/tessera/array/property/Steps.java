@@ -30,9 +30,11 @@ import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
  * The interpretation of each {@link Step.Kind} on the dense array (the reference) and on the chunked one.
- * Float products (prod, cumprod) that may overflow are skipped ({@link #mayOverflow}): where an
- * infinity from an overflow meets a zero, the order of the factors decides between NaN and 0 (a
- * blocked scan computes {@code c (b 0)} where NumPy computes {@code (c b) 0}), which no tolerance can bound.
+ * Float products (prod, cumprod) and matmuls that may overflow are skipped ({@link #mayOverflow}):
+ * where an infinity from an overflow meets a zero or an infinity of the other sign, the order of the
+ * operations decides between NaN, an infinity and a finite value (a blocked scan computes
+ * {@code c (b 0)} where NumPy computes {@code (c b) 0}; blocked float16 matmul partials overflow
+ * where NumPy's float32 accumulation does not), which no tolerance can bound.
  */
 final class Steps {
     /** The dtypes of start arrays and of other operands. */
@@ -322,10 +324,26 @@ final class Steps {
         if (!x.dtype().isInexact() || factors <= 1) {
             return false;
         }
-        double largest = Comparison.largestMagnitude(x) * (x.dtype().isComplex() ? Math.sqrt(2) : 1);
-        DType real = x.dtype().realType();
-        double limit = real == DType.FLOAT16 ? 65504 : real == DType.FLOAT32 ? Float.MAX_VALUE : Double.MAX_VALUE;
-        return largest > 1 && factors * Math.log(largest) >= Math.log(limit);
+        double largest = magnitude(x);
+        return largest > 1 && factors * Math.log(largest) >= Math.log(largestFinite(x.dtype()));
+    }
+
+    /** The largest finite magnitude of the elements (either part of complex ones, times the square root of two). */
+    private static double magnitude(NDArray x) {
+        if (x.dtype().isInexact()) {
+            return Comparison.largestMagnitude(x) * (x.dtype().isComplex() ? Math.sqrt(2) : 1);
+        }
+        double largest = 0;
+        NDArray flat = x.copy().reshape(x.size());
+        for (long element = 0; element < flat.size(); element++) {
+            largest = Math.max(largest, x.dtype().isBool() ? (flat.getBoolean(element) ? 1 : 0) : Math.abs(flat.getDouble(element)));
+        }
+        return largest;
+    }
+
+    private static double largestFinite(DType dtype) {
+        DType real = dtype.realType();
+        return real == DType.FLOAT16 ? 65504 : real == DType.FLOAT32 ? Float.MAX_VALUE : Double.MAX_VALUE;
     }
 
     private static State fancy(Step step, State state, Scheduler scheduler, String where, SplittableRandom random) {
@@ -459,6 +477,13 @@ final class Steps {
         ChunkedArray otherChunks = chunkedFrom(other, random);
         boolean first = otherFirst;
         boolean reorders = x.dtype().isInexact() || otherDtype.isInexact();
+        DType resultType = org.tessera.ndarray.dtype.Promotion.resultType(x.dtype(), otherDtype);
+        long depth = ndim == 0 ? 1 : first ? shape[Math.max(0, ndim - 2)] : shape[ndim - 1];
+        if (resultType.isInexact() && magnitude(x) * magnitude(other) * depth >= largestFinite(resultType)) {
+            // A partial sum of products that overflows in the dtype (a block's, in float16) may meet an
+            // infinity of the other sign where NumPy's sum, accumulated wider, stays finite until then.
+            return null;
+        }
         return both(state, scheduler, where, dense -> first ? NDArrays.matmul(other, dense) : NDArrays.matmul(dense, other),
                 chunked -> first ? otherChunks.matmul(chunked) : chunked.matmul(otherChunks), reorders);
     }
