@@ -11,7 +11,6 @@ import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
-import io.jhdf.exceptions.HdfException;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
@@ -51,8 +50,9 @@ public final class Hdf5 {
             List<String> paths = new ArrayList<>();
             collectDatasetPaths(hdf, paths);
             return List.copyOf(paths);
-        } catch (HdfException failure) {
-            throw new Hdf5Exception("cannot open " + file.toAbsolutePath() + " as an HDF5 file: " + failure.getMessage(), failure);
+        } catch (RuntimeException failure) {
+            // jhdf reports a malformed file with HdfException or with whatever its parsing threw.
+            throw new Hdf5Exception("cannot open " + file.toAbsolutePath() + " as an HDF5 file: " + failure, failure);
         }
     }
 

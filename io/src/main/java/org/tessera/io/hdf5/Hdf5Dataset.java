@@ -116,8 +116,10 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
         HdfFile hdf;
         try {
             hdf = new HdfFile(file);
-        } catch (HdfException failure) {
-            throw new Hdf5Exception("cannot open " + absolute + " as an HDF5 file: " + failure.getMessage(), failure);
+        } catch (RuntimeException failure) {
+            // Besides HdfException, jhdf reports a malformed file with whatever its parsing threw (buffer underflows,
+            // negative sizes, unknown enum values): all of them mean that this is not a readable HDF5 file.
+            throw new Hdf5Exception("cannot open " + absolute + " as an HDF5 file: " + failure, failure);
         }
         try {
             Dataset dataset = findDataset(hdf, path, absolute);
@@ -150,9 +152,12 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
             Number fillValue = dataset.getFillValue() instanceof Number number ? number : null;
             OpenFile openFile = new OpenFile(hdf, dataset);
             return new Hdf5Dataset(absolute, path, shape, storedType, layout, chunkShape, dataPosition, fillValue, filters, modifiedMillis, openFile);
-        } catch (IOException | RuntimeException failure) {
+        } catch (IOException failure) {
             hdf.close();
             throw failure;
+        } catch (RuntimeException failure) {
+            hdf.close();
+            throw new Hdf5Exception(where + " cannot be read, its headers are malformed: " + failure, failure);
         }
     }
 
@@ -243,6 +248,12 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
         } catch (HdfException failure) {
             throw new UncheckedIOException(new Hdf5Exception("cannot read region " + Arrays.toString(start) + " of shape " + Arrays.toString(regionShape)
                     + " of " + describe() + ": " + failure.getMessage(), failure));
+        } catch (UncheckedIOException failure) {
+            throw failure;
+        } catch (RuntimeException failure) {
+            // jhdf's parsing of a malformed chunk index or filter pipeline, read lazily here, fails with any runtime exception.
+            throw new UncheckedIOException(new Hdf5Exception("cannot read region " + Arrays.toString(start) + " of shape " + Arrays.toString(regionShape)
+                    + " of " + describe() + ": " + failure, failure));
         }
     }
 
@@ -433,12 +444,13 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
         NDArray all = open.compactData();
         if (all == null) {
             ByteBuffer buffer = ((DatasetBase) open.dataset()).getDataBuffer();
-            all = NDArray.zeros(dtype(), shape);
-            long byteSize = all.byteSize();
+            // The shape is checked against the bytes present before the array is allocated: a header may claim any shape.
+            long byteSize = Math.multiplyExact(org.tessera.ndarray.layout.Shapes.size(shape), (long) dtype().byteSize());
             if (buffer.remaining() < byteSize) {
                 throw new Hdf5Exception(describe() + ": the compact data holds " + buffer.remaining() + " bytes, but shape " + Arrays.toString(shape)
                         + " of " + dtype() + " needs " + byteSize);
             }
+            all = NDArray.zeros(dtype(), shape);
             MemorySegment.copy(MemorySegment.ofBuffer(buffer), 0, all.segment(), all.byteOffset(), byteSize);
             if (storedType.bigEndian()) {
                 ByteSwap.swap(all.segment(), all.byteOffset(), byteSize, dtype().realType().byteSize());

@@ -131,17 +131,20 @@ record StackInfo(long[][] chunks, DType dtype, ByteOrder byteOrder, int axis) {
         Object dtypeValue = info.get("dtype");
         Object axisValue = info.get("axis");
         if (!(chunksValue instanceof List<?> axes) || !(dtypeValue instanceof NumpyType type) || !(axisValue instanceof Long axis)) {
-            throw new IOException(where + ": expected a dict with \"chunks\" (a tuple of tuples), \"dtype\" (a numpy dtype) and \"axis\" (an int), got " + info);
+            throw new IOException(where + ": expected a dict with \"chunks\" (a tuple of tuples), \"dtype\" (a numpy dtype) and \"axis\" (an int), got the keys " + info.keySet());
         }
         long[][] chunks = new long[axes.size()][];
         for (int position = 0; position < chunks.length; position++) {
             if (!(axes.get(position) instanceof List<?> lengths)) {
-                throw new IOException(where + ": chunks of axis " + position + " are not a tuple: " + axes.get(position));
+                throw new IOException(where + ": chunks of axis " + position + " are not a tuple: " + shown(axes.get(position)));
             }
             chunks[position] = new long[lengths.size()];
             for (int block = 0; block < lengths.size(); block++) {
                 if (!(lengths.get(block) instanceof Long length)) {
-                    throw new IOException(where + ": chunk length " + lengths.get(block) + " on axis " + position + " is not an int");
+                    throw new IOException(where + ": chunk length " + shown(lengths.get(block)) + " on axis " + position + " is not an int");
+                }
+                if (length < 0) {
+                    throw new IOException(where + ": chunk length " + length + " on axis " + position + " is negative");
                 }
                 chunks[position][block] = length;
             }
@@ -165,7 +168,7 @@ record StackInfo(long[][] chunks, DType dtype, ByteOrder byteOrder, int axis) {
         if (value instanceof Map<?, ?> map) {
             return (Map<String, Object>) map;
         }
-        throw new IOException(where + ": the pickle holds " + value + ", not a dict");
+        throw new IOException(where + ": the pickle holds " + shown(value) + ", not a dict");
     }
 
     private static Object unpickle(byte[] bytes, String where) throws IOException {
@@ -198,6 +201,7 @@ record StackInfo(long[][] chunks, DType dtype, ByteOrder byteOrder, int axis) {
                     case 0x8a, 0x8b -> {
                         int length = opcode == 0x8a ? bytes[position++] & 0xff : readInt32(bytes, position);
                         position += opcode == 0x8a ? 0 : 4;
+                        requireBytes(bytes, position, length);
                         byte[] bigEndian = new byte[Math.max(length, 1)];
                         for (int index = 0; index < length; index++) {
                             bigEndian[length - 1 - index] = bytes[position + index];
@@ -224,6 +228,7 @@ record StackInfo(long[][] chunks, DType dtype, ByteOrder byteOrder, int axis) {
                                 yield narrow;
                             }
                         };
+                        requireBytes(bytes, position, length);
                         stack.add(new String(bytes, position, length, opcode == 'U' || opcode == 'C' || opcode == 'B'
                                 ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8));
                         position += length;
@@ -265,7 +270,7 @@ record StackInfo(long[][] chunks, DType dtype, ByteOrder byteOrder, int axis) {
                                 && arguments instanceof List<?> list && !list.isEmpty() && list.getFirst() instanceof String typeString) {
                             stack.add(new NumpyType(typeString));
                         } else {
-                            throw new IOException(where + ": the pickle calls " + callable + ", which an npy stack's info file never does");
+                            throw new IOException(where + ": the pickle calls " + shown(callable) + ", which an npy stack's info file never does");
                         }
                     }
                     case 'b' -> {
@@ -300,7 +305,7 @@ record StackInfo(long[][] chunks, DType dtype, ByteOrder byteOrder, int axis) {
                     default -> throw new IOException(where + ": pickle opcode 0x" + Integer.toHexString(opcode) + " at byte " + opcodeAt
                             + " is not supported in an npy stack's info file");
                 }
-            } catch (IndexOutOfBoundsException | java.util.NoSuchElementException | ClassCastException malformed) {
+            } catch (IndexOutOfBoundsException | java.util.NoSuchElementException | ClassCastException | ArithmeticException malformed) {
                 throw new IOException(where + ": malformed pickle at byte " + opcodeAt + " (opcode 0x" + Integer.toHexString(opcode) + ")", malformed);
             }
         }
@@ -312,7 +317,7 @@ record StackInfo(long[][] chunks, DType dtype, ByteOrder byteOrder, int axis) {
         if (value instanceof ArrayList<?> list) {
             return (List<Object>) list;
         }
-        throw new IOException(where + ": appending to " + value + ", which is not a list");
+        throw new IOException(where + ": appending to " + shown(value) + ", which is not a list");
     }
 
     private static Object requireMemo(Map<Long, Object> memo, long index, String where) throws IOException {
@@ -331,6 +336,26 @@ record StackInfo(long[][] chunks, DType dtype, ByteOrder byteOrder, int axis) {
         List<Object> items = new ArrayList<>(stack.subList(mark + 1, stack.size()));
         stack.subList(mark, stack.size()).clear();
         return items;
+    }
+
+    /**
+     * Checks that {@code length} bytes follow {@code position}: a negative length would move the reader
+     * backwards (a loop that never ends), a huge one allocate what the file does not hold.
+     */
+    private static void requireBytes(byte[] bytes, int position, int length) {
+        if (length < 0 || length > bytes.length - position) {
+            throw new IndexOutOfBoundsException("a length of " + length + " at byte " + position + " runs past the " + bytes.length + " bytes");
+        }
+    }
+
+    /** A value for a message: containers by their size only, since a pickle can make a list that holds itself. */
+    private static String shown(Object value) {
+        return switch (value) {
+            case List<?> list -> "a list of " + list.size();
+            case Map<?, ?> map -> "a dict of " + map.size();
+            case null -> "nothing";
+            default -> String.valueOf(value);
+        };
     }
 
     private static int readInt32(byte[] bytes, int position) {

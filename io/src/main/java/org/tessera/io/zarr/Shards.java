@@ -110,7 +110,8 @@ final class Shards {
                 continue;
             }
             String innerChunk = Arrays.toString(overlap.chunkIndex());
-            if (offset < dataStart || length < 0 || offset + length > dataEnd) {
+            // Written so that no sum overflows: the index is outside data and may hold any 64-bit values.
+            if (offset < dataStart || length < 0 || offset > dataEnd || length > dataEnd - offset) {
                 throw new ZarrFormatException(where + ": the shard index gives inner chunk " + innerChunk + " bytes [" + offset + ", " + (offset + length)
                         + "), outside the data bytes [" + dataStart + ", " + dataEnd + ")");
             }

@@ -90,7 +90,7 @@ public final class ZarrArray implements RegionSource, ChunkSink {
         if (version3.isPresent()) {
             String where = store.describe() + ": " + StoreKeys.join(node, "zarr.json");
             JsonNode json = ZarrJson.parse(version3.get(), where);
-            return new ZarrArray(store, node, ArrayMetadataV3.parse(json, where), ZarrJson.toMap(json.get("attributes")));
+            return new ZarrArray(store, node, ArrayMetadataV3.parse(json, where), ZarrJson.attributes(json, where));
         }
         throw new NoSuchFileException(store.describe() + ": no Zarr array at path \"" + node + "\" (neither .zarray nor zarr.json)");
     }

@@ -71,7 +71,7 @@ public final class ZarrGroup {
             if (ZarrJson.intField(json, "zarr_format", -1, where) != 3 || !nodeType.equals("group")) {
                 throw new ZarrFormatException(where + ": expected a version 3 group, found zarr_format " + json.get("zarr_format") + " node_type \"" + nodeType + "\"");
             }
-            return new ZarrGroup(store, node, 3, ZarrJson.toMap(json.get("attributes")));
+            return new ZarrGroup(store, node, 3, ZarrJson.attributes(json, where));
         }
         throw new NoSuchFileException(store.describe() + ": no Zarr group at path \"" + node + "\" (neither .zgroup nor zarr.json)");
     }

@@ -104,6 +104,15 @@ final class ZarrJson {
         return MAPPER.convertValue(node, LinkedHashMap.class);
     }
 
+    /** The "attributes" of a v3 document as plain Java values; anything but an object (or nothing) is a format error. */
+    static Map<String, Object> attributes(JsonNode document, String where) throws ZarrFormatException {
+        JsonNode node = document.get("attributes");
+        if (node != null && !node.isNull() && !node.isObject()) {
+            throw new ZarrFormatException(where + ": \"attributes\" must be a JSON object, got " + node.getNodeType());
+        }
+        return toMap(node);
+    }
+
     static JsonNode fromMap(Map<String, ?> attributes) {
         return MAPPER.valueToTree(attributes);
     }

@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
@@ -26,6 +28,9 @@ import org.tessera.ndarray.layout.Strides;
  * native (little-endian) order, so big-endian files are byte-swapped on read and cannot be mapped.
  */
 public final class Npy {
+    /** The most bytes of data read in one part before the array is allocated. */
+    private static final int READ_PART = 1 << 24;
+
     private Npy() {}
 
     /** Reads a whole file into a new array (F-ordered when the file is). */
@@ -38,14 +43,29 @@ public final class Npy {
     /** Reads one array from a stream positioned at its magic string. */
     public static NDArray readFrom(InputStream input, String source) throws IOException {
         NpyHeader header = readHeader(input, source);
-        NDArray result = NDArray.zeros(header.dtype(), header.fortranOrder() ? Order.F : Order.C, header.shape());
-        long byteSize = result.byteSize();
-        byte[] data = input.readNBytes(Math.toIntExact(byteSize));
-        if (data.length != byteSize) {
-            throw new IOException(source + ": truncated .npy data: expected " + byteSize + " bytes for shape "
-                    + Shapes.format(header.shape()) + " of " + header.dtype() + ", found " + data.length);
+        long byteSize = dataByteSize(header, source);
+        // The header's shape is only a claim: the data is read (in parts, growing only as bytes arrive) before the
+        // array is allocated, so a short file that claims terabytes is "truncated", not an OutOfMemoryError.
+        List<byte[]> parts = new ArrayList<>();
+        long found = 0;
+        while (found < byteSize) {
+            byte[] part = input.readNBytes((int) Math.min(byteSize - found, READ_PART));
+            if (part.length == 0) {
+                break;
+            }
+            parts.add(part);
+            found += part.length;
         }
-        MemorySegment.copy(MemorySegment.ofArray(data), 0, result.segment(), result.byteOffset(), byteSize);
+        if (found != byteSize) {
+            throw new IOException(source + ": truncated .npy data: expected " + byteSize + " bytes for shape "
+                    + Shapes.format(header.shape()) + " of " + header.dtype() + ", found " + found);
+        }
+        NDArray result = NDArray.zeros(header.dtype(), header.fortranOrder() ? Order.F : Order.C, header.shape());
+        long at = 0;
+        for (byte[] part : parts) {
+            MemorySegment.copy(MemorySegment.ofArray(part), 0, result.segment(), result.byteOffset() + at, part.length);
+            at += part.length;
+        }
         if (header.byteOrder() == ByteOrder.BIG_ENDIAN) {
             swapBytes(result.segment(), result.byteOffset(), byteSize, header.dtype().realType().byteSize());
         }
@@ -96,7 +116,7 @@ public final class Npy {
                     + " data cannot be memory-mapped as a native array; use Npy.read, which converts it");
         }
         long[] shape = header.shape();
-        long byteSize = Math.multiplyExact(Shapes.size(shape), (long) header.dtype().byteSize());
+        long byteSize = dataByteSize(header, file.toString());
         // Java maps PRIVATE (copy-on-write) only through a channel opened for writing too.
         var options = mode != FileChannel.MapMode.READ_ONLY
                 ? new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
@@ -127,6 +147,16 @@ public final class Npy {
         return map(file, FileChannel.MapMode.READ_WRITE);
     }
 
+    /** The bytes of data the header claims: its shape's size times the item size, an IOException when that overflows. */
+    private static long dataByteSize(NpyHeader header, String source) throws IOException {
+        try {
+            return Math.multiplyExact(Shapes.size(header.shape()), (long) header.dtype().byteSize());
+        } catch (ArithmeticException overflow) {
+            throw new IOException(source + ": the .npy shape " + Shapes.format(header.shape()) + " of " + header.dtype()
+                    + " holds more than 2^63 bytes", overflow);
+        }
+    }
+
     static NpyHeader readHeader(InputStream input, String source) throws IOException {
         byte[] prefix = input.readNBytes(8);
         if (prefix.length < 8 || !Arrays.equals(Arrays.copyOf(prefix, 6), NpyHeader.MAGIC)) {
@@ -145,7 +175,8 @@ public final class Npy {
         for (int i = lengthBytes - 1; i >= 0; i--) {
             length = (length << 8) | (lengthField[i] & 0xff);
         }
-        byte[] dictionary = input.readNBytes(Math.toIntExact(length));
+        // A 4-byte length may claim up to 4 GiB; NumPy itself refuses headers past 10,000 bytes unless asked.
+        byte[] dictionary = input.readNBytes((int) Math.min(length, Integer.MAX_VALUE - 8));
         if (dictionary.length < length) {
             throw new IOException(source + ": truncated .npy header");
         }

@@ -1,5 +1,6 @@
 package org.tessera.ndarray.npy;
 
+import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -44,27 +45,38 @@ public record NpyHeader(DType dtype, ByteOrder byteOrder, boolean fortranOrder, 
         return "NpyHeader[" + descr(dtype, byteOrder) + ", fortranOrder=" + fortranOrder + ", shape=" + Shapes.format(shape) + "]";
     }
 
-    /** Parses the dictionary text of a header; {@code source} names the file in messages. */
-    static NpyHeader parse(String dictionary, long dataOffset, String source) {
+    /**
+     * Parses the dictionary text of a header; {@code source} names the file in messages. A header that
+     * is malformed, or names a dtype Tessera lacks or a negative length, is an IOException.
+     */
+    static NpyHeader parse(String dictionary, long dataOffset, String source) throws IOException {
         Matcher descr = DESCR.matcher(dictionary);
         Matcher fortran = FORTRAN.matcher(dictionary);
         Matcher shape = SHAPE.matcher(dictionary);
         if (!descr.find() || !fortran.find() || !shape.find()) {
-            throw new IllegalArgumentException(source + ": malformed .npy header " + dictionary.strip());
+            throw new IOException(source + ": malformed .npy header " + dictionary.strip());
         }
         String code = descr.group(1);
         if (code.length() < 3) {
-            throw new IllegalArgumentException(source + ": unsupported .npy dtype descr '" + code + "'");
+            throw new IOException(source + ": unsupported .npy dtype descr '" + code + "'");
         }
         ByteOrder order = code.charAt(0) == '>' ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
         DType dtype;
         try {
             dtype = DType.fromTypeCode(code.charAt(1), Integer.parseInt(code.substring(2)));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(source + ": unsupported .npy dtype descr '" + code + "'", e);
+            throw new IOException(source + ": unsupported .npy dtype descr '" + code + "'", e);
         }
-        long[] dimensions = Arrays.stream(shape.group(1).split(",")).map(String::strip).filter(part -> !part.isEmpty())
-                .mapToLong(Long::parseLong).toArray();
+        long[] dimensions;
+        try {
+            dimensions = Arrays.stream(shape.group(1).split(",")).map(String::strip).filter(part -> !part.isEmpty())
+                    .mapToLong(Long::parseLong).toArray();
+        } catch (NumberFormatException e) {
+            throw new IOException(source + ": malformed .npy shape (" + shape.group(1) + ")", e);
+        }
+        if (Arrays.stream(dimensions).anyMatch(length -> length < 0)) {
+            throw new IOException(source + ": negative length in the .npy shape (" + shape.group(1) + ")");
+        }
         return new NpyHeader(dtype, order, fortran.group(1).equals("True"), dimensions, dataOffset);
     }
 

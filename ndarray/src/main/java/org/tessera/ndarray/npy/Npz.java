@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.ZipEntry;
+import java.util.zip.ZipException;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
 
@@ -24,6 +25,17 @@ public final class Npz {
                 String name = entry.getName().endsWith(".npy") ? entry.getName().substring(0, entry.getName().length() - 4) : entry.getName();
                 arrays.put(name, Npy.readFrom(zip, file + ":" + entry.getName()));
             }
+        } catch (ZipException corrupt) {
+            throw new IOException(file + ": not a valid .npz (zip) archive: " + corrupt.getMessage(), corrupt);
+        } catch (IOException failure) {
+            // The inflater's failures (an archive that ends early) do not say which file they are about.
+            if (String.valueOf(failure.getMessage()).contains(file.toString())) {
+                throw failure;
+            }
+            throw new IOException(file + ": cannot read the .npz archive: " + failure.getMessage(), failure);
+        } catch (IllegalArgumentException badName) {
+            // ZipInputStream refuses an entry name that is not valid UTF-8 with an IllegalArgumentException.
+            throw new IOException(file + ": not a valid .npz (zip) archive: " + badName.getMessage(), badName);
         }
         return arrays;
     }
