@@ -43,11 +43,16 @@ final class ChunkBytes {
 
     /** {@link #decode(byte[], DType, long[], ByteOrder, Order, String)} from bytes in a segment (a mapped file), left unchanged. */
     static NDArray decode(MemorySegment bytes, DType dtype, long[] shape, ByteOrder byteOrder, Order order, String where) throws IOException {
-        long elements = 1;
-        for (long length : shape) {
-            elements *= length;
+        long expected = 1;
+        try {
+            // Checked: a chunk shape of (2**32, 2**32) bytes would otherwise wrap around to 0 and match an empty chunk.
+            for (long length : shape) {
+                expected = Math.multiplyExact(expected, length);
+            }
+            expected = Math.multiplyExact(expected, (long) dtype.byteSize());
+        } catch (ArithmeticException overflow) {
+            throw new ZarrFormatException(where + ": a chunk of shape " + Arrays.toString(shape) + " and dtype " + dtype + " holds more than 2^63 bytes");
         }
-        long expected = elements * dtype.byteSize();
         if (bytes.byteSize() != expected) {
             throw new ZarrFormatException(where + ": decoded to " + bytes.byteSize() + " bytes, but a chunk of shape " + Arrays.toString(shape)
                     + " and dtype " + dtype + " has " + expected);
