@@ -76,6 +76,10 @@ public sealed interface ArrayCodec extends Serializable {
             innerChunkShape = innerChunkShape.clone();
             codecs = List.copyOf(codecs);
             indexCodecs = List.copyOf(indexCodecs);
+            // Both chains must have the specification's shape, checked here so that metadata that lacks it is
+            // refused when parsed rather than when a shard is first read.
+            new CodecChain(codecs);
+            new CodecChain(indexCodecs);
         }
 
         /** Inner chunks encoded as {@code codecs}, the index as zarr-python writes it: little-endian with a crc32c, at the end. */

@@ -93,6 +93,11 @@ public sealed interface ArrayMetadata extends Serializable permits ArrayMetadata
                 throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " must not be negative and chunk shape "
                         + Arrays.toString(chunkShape) + " must be positive on every axis (axis " + axis + ")");
             }
+            // Chunk indexes are ints (chunkCounts, chunk keys): a grid past that is refused here rather than overflowing later.
+            if (shape[axis] / chunkShape[axis] + (shape[axis] % chunkShape[axis] == 0 ? 0 : 1) > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " in chunks of " + Arrays.toString(chunkShape)
+                        + " has more than 2^31 - 1 chunks along axis " + axis);
+            }
         }
     }
 }

@@ -201,7 +201,11 @@ public record ArrayMetadataV3(long[] shape, long[] chunkShape, DType dtype, Chun
             if (!name.equals("default") && !name.equals("v2")) {
                 throw new ZarrFormatException(where + ": chunk key encoding \"" + name + "\" is not supported (expected \"default\" or \"v2\")");
             }
-            encoding = new ChunkKeyEncoding(name.equals("default"), separator);
+            try {
+                encoding = new ChunkKeyEncoding(name.equals("default"), separator);
+            } catch (IllegalArgumentException invalid) {
+                throw new ZarrFormatException(where + ": " + invalid.getMessage(), invalid);
+            }
         }
         FillValue fill = FillValue.parse(ZarrJson.require(json, "fill_value", where), dtype, where);
         List<ArrayCodec> codecs = CodecsJson.parse(ZarrJson.require(json, "codecs", where), dtype, where);

@@ -65,7 +65,8 @@ final class ZarrJson {
         long[] values = new long[array.size()];
         for (int position = 0; position < values.length; position++) {
             JsonNode element = array.get(position);
-            if (!element.isIntegralNumber() || element.longValue() < 0) {
+            // canConvertToLong: Jackson's longValue() of 2**70 wraps around instead of failing.
+            if (!element.isIntegralNumber() || !element.canConvertToLong() || element.longValue() < 0) {
                 throw new ZarrFormatException(where + ": field \"" + field + "\" must hold non-negative integers, got " + array);
             }
             values[position] = element.longValue();
