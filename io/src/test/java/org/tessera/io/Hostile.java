@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The contract of every parser of outside bytes, as the fuzz tests check it: reading hostile bytes
@@ -70,5 +75,22 @@ public final class Hostile {
             elements = Math.max(elements, elements * Math.max(region[axis], 1));
         }
         return region;
+    }
+
+    /**
+     * The seeds of a fuzz target: the valid files of {@code <TestClass>Inputs/<method>/}, without the
+     * crash-* inputs that fuzzing found, so that a test can check that each of them reads.
+     */
+    public static List<Path> seeds(Class<?> test, String method) {
+        try {
+            Path directory = Path.of(test.getResource(test.getSimpleName() + "Inputs/" + method).toURI());
+            try (Stream<Path> files = Files.list(directory)) {
+                List<Path> seeds = files.filter(file -> !file.getFileName().toString().startsWith("crash-")).sorted().toList();
+                assertTrue(!seeds.isEmpty(), "no seeds in " + directory);
+                return seeds;
+            }
+        } catch (IOException | URISyntaxException failure) {
+            throw new IllegalStateException(failure);
+        }
     }
 }

@@ -6,9 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.tessera.io.Hostile;
 
 /**
@@ -35,6 +38,20 @@ class Hdf5FuzzTest {
                 }, name);
             }
         }, name);
+    }
+
+    /** The seeds are valid files: each lists a dataset, and every dataset reads whole. */
+    @Test
+    void seedsRead() throws IOException {
+        for (Path seed : Hostile.seeds(Hdf5FuzzTest.class, "hdf5")) {
+            List<String> paths = Hdf5.datasetPaths(seed);
+            assertFalse(paths.isEmpty(), seed.toString());
+            for (String path : paths) {
+                try (Hdf5Dataset dataset = Hdf5.open(seed, path)) {
+                    dataset.readAll();
+                }
+            }
+        }
     }
 
     @AfterAll

@@ -5,9 +5,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.tessera.io.Hostile;
 
 /**
@@ -22,6 +25,16 @@ class StackInfoFuzzTest {
     void info(byte[] input) throws IOException {
         Files.write(DIRECTORY.resolve("info"), input);
         Hostile.read(() -> NpyStack.fromNpyStack(DIRECTORY), DIRECTORY.resolve("info").toString());
+    }
+
+    /** The seeds are Dask's info pickles: each parses, and writing it again parses to the same chunks. */
+    @Test
+    void seedsParse() throws IOException {
+        for (Path seed : Hostile.seeds(StackInfoFuzzTest.class, "info")) {
+            StackInfo info = StackInfo.fromPickle(Files.readAllBytes(seed), seed.toString());
+            assertEquals(java.util.Arrays.deepToString(info.chunks()),
+                    java.util.Arrays.deepToString(StackInfo.fromPickle(info.toPickle(), "again").chunks()), seed.toString());
+        }
     }
 
     @AfterAll

@@ -1,7 +1,13 @@
 package org.tessera.io.zarr;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
+import org.junit.jupiter.api.Test;
 import org.tessera.io.Hostile;
 import org.tessera.io.store.MemoryStore;
 
@@ -49,6 +55,22 @@ class ZarrFuzzTest {
         array.set("a/.zarray", "{\"zarr_format\":2,\"shape\":[2],\"chunks\":[2],\"dtype\":\"<i4\",\"compressor\":null,\"fill_value\":0}".getBytes());
         array.set("a/.zattrs", parts[1]);
         Hostile.read(() -> ZarrArray.open(array, "a").attributes(), ".zattrs");
+    }
+
+    /** The array seeds are valid: each opens and its origin region reads, holding something other than the fill value. */
+    @Test
+    void seedsRead() throws Exception {
+        for (String method : new String[] {"zarrV2", "zarrV3"}) {
+            for (Path seed : Hostile.seeds(ZarrFuzzTest.class, method)) {
+                byte[][] parts = Hostile.split(Files.readAllBytes(seed), 2);
+                MemoryStore store = new MemoryStore();
+                store.set(method.equals("zarrV2") ? "a/.zarray" : "a/zarr.json", parts[0]);
+                readOrigin(store, parts[1]);
+                ZarrArray array = ZarrArray.open(store, "a");
+                var values = array.readRegion(new long[array.metadata().shape().length], Hostile.smallRegion(array.metadata().shape(), REGION));
+                assertTrue(values.size() == 0 || !array.metadata().fillValue().matchesEveryElement(values), seed + " reads as all fill");
+            }
+        }
     }
 
     private static void readOrigin(MemoryStore store, byte[] chunk) throws java.io.IOException {

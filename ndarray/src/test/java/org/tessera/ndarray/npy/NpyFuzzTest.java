@@ -1,5 +1,6 @@
 package org.tessera.ndarray.npy;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Hostile {@code .npy} and {@code .npz} bytes read into arrays. Reading either succeeds or throws
@@ -37,6 +39,23 @@ class NpyFuzzTest {
             Npz.read(NPZ);
         } catch (IOException expected) {
             assertTrue(String.valueOf(expected.getMessage()).contains(NPZ.toString()), expected::getMessage);
+        }
+    }
+
+    /** The seeds are files NumPy wrote: each reads (the crash-* inputs that fuzzing found are left out). */
+    @Test
+    void seedsRead() throws Exception {
+        Path inputs = Path.of(NpyFuzzTest.class.getResource("NpyFuzzTestInputs").toURI());
+        for (String method : new String[] {"npy", "npz"}) {
+            try (var files = Files.list(inputs.resolve(method))) {
+                for (Path seed : files.filter(file -> !file.getFileName().toString().startsWith("crash-")).toList()) {
+                    if (method.equals("npy")) {
+                        Npy.read(seed);
+                    } else {
+                        assertFalse(Npz.read(seed).isEmpty(), seed.toString());
+                    }
+                }
+            }
         }
     }
 
