@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
         subcommands = {DemoCommand.class, InfoCommand.class, BenchCommand.class, ShellCommand.class},
         description = "Lazy, blocked, out-of-core N-dimensional arrays for the JVM.",
         footer = {"", "The ./tessera launcher also runs: test (the whole test suite), javadoc (the API documentation), "
+                + "fuzz [SECONDS] (Jazzer on every parser of outside bytes, SECONDS per target), "
                 + "mvn ARGS (Maven with the JDK 25 it found) and jmh [OPTIONS] (the JMH benchmarks).",
                 "", "Run 'tessera COMMAND --help' for the options of a command."})
 public final class Main implements Runnable {
