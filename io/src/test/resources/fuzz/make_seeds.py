@@ -7,11 +7,10 @@ replays it in every test run and starts from it when fuzzing. Zarr v2 seeds are 
 fixtures in io/src/test/resources/zarr/v2; Zarr v3 seeds are written here by hand (the installed
 zarr-python writes only v2), with numcodecs' zstd, gzip and blosc.
 
-slow-hdf5-v1-object-header-size, beside this script, is an input that fuzzing found and that is
-deliberately not in the replayed corpus: its root group's v1 object header claims 1.1 GB, and jhdf
-0.13's HdfFileChannel.readBufferNoOffset allocates that much, then re-reads the 28 bytes left in the
-file at the same address until the buffer is full (about 40 million reads, 81 s). Tessera cannot
-bound this without replacing jhdf's file channel; it stays here for whoever does.
+The HDF5 corpus holds crash-v1-object-header-claims-1-1-gb, an input fuzzing found: its root
+group's v1 object header claims 1.1 GB, and jhdf 0.13 reading through a file channel allocated that
+much, then re-read the 28 bytes left in the file until the buffer was full (about 40 million reads,
+81 s). Hdf5Files hands jhdf the file mapped into memory, where the claim fails at once.
 """
 import gzip
 import io

@@ -115,7 +115,7 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
         long modifiedMillis = Files.getLastModifiedTime(file).toMillis();
         HdfFile hdf;
         try {
-            hdf = new HdfFile(file);
+            hdf = Hdf5Files.open(file);
         } catch (RuntimeException failure) {
             // Besides HdfException, jhdf reports a malformed file with whatever its parsing threw (buffer underflows,
             // negative sizes, unknown enum values): all of them mean that this is not a readable HDF5 file.
@@ -150,7 +150,7 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
                 }
             }
             Number fillValue = dataset.getFillValue() instanceof Number number ? number : null;
-            OpenFile openFile = new OpenFile(hdf, dataset);
+            OpenFile openFile = new OpenFile(hdf, dataset, file);
             return new Hdf5Dataset(absolute, path, shape, storedType, layout, chunkShape, dataPosition, fillValue, filters, modifiedMillis, openFile);
         } catch (IOException failure) {
             hdf.close();
@@ -511,8 +511,8 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
                 throw new IllegalStateException(file + " changed since " + path + " was opened (modified at " + modified + " ms, not "
                         + modifiedMillis + " ms); open it again");
             }
-            HdfFile hdf = new HdfFile(location);
-            return new OpenFile(hdf, findDataset(hdf, path, file));
+            HdfFile hdf = Hdf5Files.open(location);
+            return new OpenFile(hdf, findDataset(hdf, path, file), location);
         } catch (IOException failure) {
             throw new UncheckedIOException("cannot reopen " + describe() + ": " + failure.getMessage(), failure);
         }
@@ -535,13 +535,15 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
     private static final class OpenFile {
         private final HdfFile hdf;
         private final Dataset dataset;
+        private final Path location;
         private FileChannel channel;
         private NDArray compactData;
         private List<FilterPipelineMessage.FilterInfo> filterStages;
 
-        OpenFile(HdfFile hdf, Dataset dataset) {
+        OpenFile(HdfFile hdf, Dataset dataset, Path location) {
             this.hdf = hdf;
             this.dataset = dataset;
+            this.location = location;
         }
 
         Dataset dataset() {
@@ -550,7 +552,7 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
 
         synchronized FileChannel channel() throws IOException {
             if (channel == null) {
-                channel = FileChannel.open(hdf.getFileAsPath(), StandardOpenOption.READ);
+                channel = FileChannel.open(location, StandardOpenOption.READ);
             }
             return channel;
         }
