@@ -33,7 +33,11 @@ class WorkloadRunnerTest {
             }
         };
         Map<String, Object> result = WorkloadRunner.measure(fixed, 3);
-        assertEquals(List.of("workload", "impl", "seconds", "runs", "peak_rss_bytes", "check", "check_ok", "params"), List.copyOf(result.keySet()));
+        assertEquals(List.of("workload", "impl", "seconds", "runs", "peak_rss_bytes", "check", "check_ok", "params", "machine"), List.copyOf(result.keySet()));
+        Map<?, ?> machine = (Map<?, ?>) result.get("machine");
+        assertEquals(List.of("cpu", "simd", "use_avx", "blas", "jvm_options", "java_version"), List.copyOf(machine.keySet()));
+        assertEquals(Runtime.version().toString(), machine.get("java_version"));
+        assertTrue(machine.get("cpu").toString().length() > 0 && machine.get("jvm_options") instanceof List<?>, machine.toString());
         assertEquals(3, ((List<?>) result.get("runs")).size());
         assertTrue((Long) result.get("peak_rss_bytes") > 0);
         Map<String, Object> sample = new LinkedHashMap<>();
