@@ -179,8 +179,13 @@ public final class ZarrArray implements RegionSource, ChunkSink {
     /** Chunk {@code chunkIndex} at its full stored shape (edge chunks include their padding); the fill value when absent. */
     public NDArray readChunk(int... chunkIndex) throws IOException {
         String key = chunkKey(chunkIndex);
-        Optional<byte[]> bytes = store.get(key);
-        return bytes.isPresent() ? metadata.decodeChunk(bytes.get(), store.describe() + ": chunk " + key) : metadata.fillValue().fill(metadata.chunkShape());
+        // Read through a mapping, as a region is: a codec that decodes into memory then reads the file in place.
+        try (Arena arena = Arena.ofConfined()) {
+            Optional<MemorySegment> bytes = store.map(key, arena);
+            return bytes.isPresent()
+                    ? metadata.decodeChunkRegion(bytes.get(), new long[metadata.chunkShape().length], metadata.chunkShape(), store.describe() + ": chunk " + key)
+                    : metadata.fillValue().fill(metadata.chunkShape());
+        }
     }
 
     @Override

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Blosc frames decoded by the system c-blosc straight into memory ({@link BloscLibrary}) give the
- * bytes the JNI library gives, into heap and native memory, in several critical pieces; bad frames
+ * bytes the JNI library gives, into heap and native memory, in one call or in several pieces; bad frames
  * are IOExceptions, and bytes after a frame are ignored.
  */
 class BloscIntoMemoryTest {
@@ -47,12 +47,19 @@ class BloscIntoMemoryTest {
         return Stream.of(new Blosc("lz4", 5, Blosc.Shuffle.BYTE, 0, 0), new Blosc("lz4hc", 9, Blosc.Shuffle.BIT, 0, 0),
                 new Blosc("blosclz", 1, Blosc.Shuffle.NONE, 0, 0), new Blosc("zstd", 3, Blosc.Shuffle.AUTO, 0, 0),
                 new Blosc("zlib", 5, Blosc.Shuffle.BYTE, 4, 256), new Blosc("lz4", 0, Blosc.Shuffle.NONE, 0, 0))
-                .flatMap(codec -> Stream.of(8, 1000, 100_000, 3 * BloscLibrary.PIECE_BYTES + 24).map(size -> Arguments.of(codec, size)));
+                .flatMap(codec -> Stream.of(8L, 1000L, 100_000L, 12L << 20).map(size -> Arguments.of(codec, size)));
+    }
+
+    /** Frames above the size decoded in one call, in pieces: the fast codecs only, as they are large. */
+    static Stream<Arguments> framesDecodedInPieces() {
+        long size = BloscLibrary.WHOLE_FRAME_BYTES + 3 * BloscLibrary.PIECE_BYTES + 24;
+        return Stream.of(Arguments.of(Blosc.defaults(), size), Arguments.of(new Blosc("lz4", 0, Blosc.Shuffle.NONE, 0, 0), size));
     }
 
     @ParameterizedTest(name = "{0} {1} bytes")
-    @MethodSource("framesAndSizes")
-    void decodingIntoMemoryGivesTheBytesOfTheJniLibrary(Blosc codec, int size) throws IOException {
+    @MethodSource({"framesAndSizes", "framesDecodedInPieces"})
+    void decodingIntoMemoryGivesTheBytesOfTheJniLibrary(Blosc codec, long byteCount) throws IOException {
+        int size = (int) byteCount;
         byte[] data = data(size);
         byte[] frame = codec.encode(data, 8);
         byte[] heap = new byte[size];
