@@ -10,9 +10,7 @@ import java.io.Serial;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -187,14 +185,9 @@ class FullDiskTest {
      * file system does (FileSystemException, "No space left on device") and is not written; removing
      * a key gives its room back. The room is shared by the copies a scheduler may make.
      */
-    record FullDiskStore(Store inner, AtomicLong room) implements Store {
+    record FullDiskStore(Store inner, AtomicLong room) implements ForwardingStore {
         @Serial
         private static final long serialVersionUID = 1L;
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            return inner.get(key);
-        }
 
         @Override
         public void set(String key, byte[] value) throws IOException {
@@ -209,25 +202,10 @@ class FullDiskTest {
         }
 
         @Override
-        public boolean contains(String key) throws IOException {
-            return inner.contains(key);
-        }
-
-        @Override
         public void delete(String key) throws IOException {
             long old = inner.size(key).orElse(0);
             inner.delete(key);
             room.addAndGet(old);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return inner.list(prefix);
-        }
-
-        @Override
-        public String describe() {
-            return inner.describe();
         }
     }
 }

@@ -3,8 +3,6 @@ package org.tessera.io;
 import java.io.IOException;
 import java.io.Serial;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
 
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkSpec;
@@ -45,14 +43,9 @@ public final class SlowZarrWriter {
     }
 
     /** Waits before each write, so that a store of 36 chunks takes about a second. */
-    private record SlowStore(Store inner) implements Store {
+    private record SlowStore(Store inner) implements ForwardingStore {
         @Serial
         private static final long serialVersionUID = 1L;
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            return inner.get(key);
-        }
 
         @Override
         public void set(String key, byte[] value) throws IOException {
@@ -63,26 +56,6 @@ public final class SlowZarrWriter {
                 throw new IOException("interrupted before writing " + key, interrupted);
             }
             inner.set(key, value);
-        }
-
-        @Override
-        public boolean contains(String key) throws IOException {
-            return inner.contains(key);
-        }
-
-        @Override
-        public void delete(String key) throws IOException {
-            inner.delete(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return inner.list(prefix);
-        }
-
-        @Override
-        public String describe() {
-            return inner.describe();
         }
     }
 }
