@@ -6,6 +6,7 @@ import java.io.Serializable;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.Reduction;
 import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.dtype.Casting;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.ufunc.Reductions.Options;
 import org.tessera.ndarray.ufunc.Statistics;
@@ -139,7 +140,10 @@ public final class Kinds {
                 return new NDArray[] {count, mean};
             }
             NDArray deviations = Ufuncs.SUBTRACT.apply(values, mean);
-            NDArray squares = Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(deviations));
+            // |d|² of a real d is d·d bit for bit: squared in place, a block makes one temporary, not three,
+            // and the product runs the contiguous kernel where the square went through lane buffers.
+            NDArray squares = values.dtype().isComplex() ? Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(deviations))
+                    : Ufuncs.MULTIPLY.apply(new Object[] {deviations, deviations}, new NDArray[] {deviations}, null, Casting.SAME_KIND)[0];
             // NumPy's nanvar leaves the NaN elements out, but not the NaN that an infinity makes
             // (inf - inf): the variance of values with an infinity is NaN.
             NDArray kept = skipNan ? NDArrays.where(Ufuncs.ISNAN.apply(values), 0.0, squares) : squares;
