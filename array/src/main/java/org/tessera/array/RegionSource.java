@@ -19,6 +19,32 @@ public interface RegionSource {
     /** A name for tokens: sources with the same identity give the same array name. */
     Object identity();
 
+    /**
+     * A reader of slabs (runs of whole rows along the first axis) of the region {@code [start,
+     * start + shape)}, each costing in proportion to its rows, where the source can read them so:
+     * a chunk whose codec decodes in pieces (Blosc's internal blocks) or an uncompressed one. A
+     * fused reduction then pulls a stored block through in strips that stay in cache, and no
+     * block is decoded whole. Empty (the default) where a part costs as much as the whole region.
+     */
+    default java.util.Optional<SlabReader> slabs(long[] start, long[] shape) {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Slabs of one region of a source, read one at a time by one thread. It may keep what it
+     * decoded last (the codec's pieces around the slab asked), so that consecutive slabs do not
+     * decode a piece twice.
+     */
+    interface SlabReader extends AutoCloseable {
+        /** Rows {@code [firstRow, firstRow + rows)} of the region along its first axis, all of its other axes, as a new array. */
+        NDArray slab(long firstRow, long rows);
+
+        /** Lets go of what the reader holds (a mapping of the stored chunk); a slab asked later opens it again. */
+        @Override
+        default void close() {
+        }
+    }
+
     /** An in-memory array as a source: regions are views. */
     static RegionSource of(NDArray array) {
         return new ArraySource(array);

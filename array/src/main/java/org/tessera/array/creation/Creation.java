@@ -27,8 +27,7 @@ public final class Creation {
     public static ChunkedArray fromSource(RegionSource source, ChunkSpec spec) {
         Chunks chunks = ChunkNormalization.normalize(spec, source.shape(), source.dtype());
         String name = Tokens.name("array", source.identity(), chunks);
-        return CreationLayer.create(name, chunks, ChunkedArray.metaOf(source.dtype(), chunks.ndim()), "read",
-                (index, shape, start) -> source.read(start, shape));
+        return CreationLayer.create(name, chunks, ChunkedArray.metaOf(source.dtype(), chunks.ndim()), "read", new SourceBlocks(source));
     }
 
     /** {@link #fromSource(RegionSource, ChunkSpec)} in the array family of {@code like} (see {@link LikeArrays}). */

@@ -60,10 +60,18 @@ public final class CreationLayer {
         @Override
         public Object applyDeferring(List<Object> arguments) {
             int[] index = (int[]) arguments.getFirst();
-            return maker instanceof RegionMaker regions ? new DeferredRegion(regions, index, chunks.blockShape(index), chunks.blockStart(index))
-                    : apply(arguments);
+            return switch (maker) {
+                case RegionMaker regions -> new DeferredRegion(regions, index, chunks.blockShape(index), chunks.blockStart(index));
+                case SourceBlocks sources -> new SourceBlock(sources.source(), chunks.blockStart(index), chunks.blockShape(index));
+                default -> apply(arguments);
+            };
         }
 
+        /**
+         * A generated block is copied into each reader that takes it deferred, since each computes
+         * only the parts it reads; a stored block is not (its reader computes it as before), so that
+         * no chunk is decoded once per reader.
+         */
         @Override
         public boolean defersCheaply() {
             return maker instanceof RegionMaker;

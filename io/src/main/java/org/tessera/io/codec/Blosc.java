@@ -107,6 +107,23 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
         BloscLibrary.instance().orElseThrow(() -> new UnsupportedOperationException("blosc: no system c-blosc (libblosc1) was found")).decode(data, target);
     }
 
+    /** Through the system c-blosc, where one loads: a frame's internal blocks decode on their own. */
+    @Override
+    public boolean decodesRanges() {
+        return BloscLibrary.instance().isPresent();
+    }
+
+    @Override
+    public long rangeUnitBytes(MemorySegment data) throws IOException {
+        return BloscLibrary.blockBytes(data);
+    }
+
+    @Override
+    public void decodeRangeInto(MemorySegment data, long decodedSize, long offset, MemorySegment target) throws IOException {
+        BloscLibrary.instance().orElseThrow(() -> new UnsupportedOperationException("blosc: no system c-blosc (libblosc1) was found"))
+                .decodeRange(data, decodedSize, offset, target);
+    }
+
     /**
      * The length of the frame that {@code stored} starts with, as its header states it: bytes
      * 12..15 hold the frame's compressed length, header included (little-endian), and the frame

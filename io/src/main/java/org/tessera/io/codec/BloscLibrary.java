@@ -122,18 +122,55 @@ final class BloscLibrary {
             }
             return;
         }
-        long items = decodedSize / itemSize;
+        decodePieces(frame, 0, itemSize, target);
+    }
+
+    /**
+     * Decodes the decoded bytes {@code [offset, offset + target.byteSize())} of the frame, which must
+     * decode to {@code expectedSize} bytes, into {@code target}: {@code blosc_getitem} decodes only
+     * the internal blocks the range meets. The frame is validated first, as for a whole decode.
+     */
+    void decodeRange(MemorySegment frame, long expectedSize, long offset, MemorySegment target) throws IOException {
+        long decodedSize = validatedSize(frame);
+        if (decodedSize != expectedSize) {
+            throw new IOException("blosc: the frame decodes to " + decodedSize + " bytes, but the chunk holds " + expectedSize);
+        }
+        int itemSize = Byte.toUnsignedInt(frame.get(ValueLayout.JAVA_BYTE, 3));
+        if (itemSize == 0) {
+            throw new IOException("blosc: the frame's header gives an item size of 0");
+        }
+        if (offset < 0 || offset + target.byteSize() > decodedSize || offset % itemSize != 0 || target.byteSize() % itemSize != 0) {
+            throw new IOException("blosc: cannot decode bytes " + offset + " to " + (offset + target.byteSize()) + " of a " + decodedSize
+                    + "-byte frame of " + itemSize + "-byte items");
+        }
+        decodePieces(frame, offset / itemSize, itemSize, target);
+    }
+
+    /** The size of the frame's internal blocks, each decoded on its own (header bytes 8..11), after checking the header is there. */
+    static long blockBytes(MemorySegment frame) throws IOException {
+        Blosc.frameLength(frame);
+        long blockBytes = Integer.toUnsignedLong(frame.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 8));
+        if (blockBytes == 0) {
+            throw new IOException("blosc: the frame's header gives a block size of 0");
+        }
+        return blockBytes;
+    }
+
+    /** {@code target.byteSize()} decoded bytes from item {@code firstItem} on, in calls of at most {@link #PIECE_BYTES}. */
+    private void decodePieces(MemorySegment frame, long firstItem, int itemSize, MemorySegment target) throws IOException {
+        long items = target.byteSize() / itemSize;
         long piece = Math.max(1, PIECE_BYTES / itemSize);
         for (long start = 0; start < items; start += piece) {
             int count = (int) Math.min(piece, items - start);
             int written;
             try {
-                written = (int) getItem.invokeExact(frame, (int) start, count, target.asSlice(start * itemSize, (long) count * itemSize));
+                written = (int) getItem.invokeExact(frame, (int) (firstItem + start), count, target.asSlice(start * itemSize, (long) count * itemSize));
             } catch (Throwable unexpected) {
                 throw new IllegalStateException("blosc_getitem of " + location + " failed", unexpected);
             }
             if (written != count * itemSize) {
-                throw new IOException("blosc: cannot decode items " + start + " to " + (start + count) + " of the frame (c-blosc returned " + written + ")");
+                throw new IOException("blosc: cannot decode items " + (firstItem + start) + " to " + (firstItem + start + count)
+                        + " of the frame (c-blosc returned " + written + ")");
             }
         }
     }

@@ -29,4 +29,32 @@ public sealed interface ByteCodec extends java.io.Serializable permits Gzip, Zli
     default void decodeInto(MemorySegment data, MemorySegment target) throws IOException {
         throw new UnsupportedOperationException(this + " decodes through byte arrays only");
     }
+
+    /**
+     * Whether {@link #decodeRangeInto} decodes part of a frame here at a cost in proportion to the
+     * part (Blosc's internal blocks decode on their own, through a system c-blosc); a deflate or
+     * zstd stream decodes only whole.
+     */
+    default boolean decodesRanges() {
+        return false;
+    }
+
+    /**
+     * The size of the pieces of {@code data}'s decoded bytes that decode independently (a Blosc
+     * frame's internal blocks): a range that starts and ends on them decodes nothing twice. Only
+     * where {@link #decodesRanges()} says so. Corrupt input is an IOException naming the codec.
+     */
+    default long rangeUnitBytes(MemorySegment data) throws IOException {
+        throw new UnsupportedOperationException(this + " decodes whole frames only");
+    }
+
+    /**
+     * Decodes the decoded bytes {@code [offset, offset + target.byteSize())} of {@code data}, a frame
+     * that must decode to {@code decodedSize} bytes in all, straight into {@code target}; only where
+     * {@link #decodesRanges()} says so, with {@code offset} and the size whole multiples of the frame's
+     * item size. Corrupt input is an IOException naming the codec.
+     */
+    default void decodeRangeInto(MemorySegment data, long decodedSize, long offset, MemorySegment target) throws IOException {
+        throw new UnsupportedOperationException(this + " decodes whole frames only");
+    }
 }

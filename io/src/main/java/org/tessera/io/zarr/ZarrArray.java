@@ -320,6 +320,16 @@ public final class ZarrArray implements RegionSource, ChunkSink {
         }
     }
 
+    /**
+     * RegionSource: slabs of a region inside one chunk, decoded alone where the chunk is raw or
+     * Blosc (through a system c-blosc) and Zarr v2 in C order; empty otherwise.
+     */
+    @Override
+    public Optional<RegionSource.SlabReader> slabs(long[] start, long[] regionShape) {
+        requireRegion(start, regionShape, metadata.shape());
+        return ChunkSlabs.of(store, path, metadata, start, regionShape);
+    }
+
     /** The same path, store and metadata give the same chunked-array names, as Dask tokenizes Zarr arrays. */
     @Override
     public Object identity() {

@@ -1,0 +1,75 @@
+package org.tessera.array.creation;
+
+import java.util.Optional;
+
+import org.tessera.array.RegionSource;
+import org.tessera.array.blockwise.DeferredBlock;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.memory.Scratch;
+
+/**
+ * A block of a source, read as its reader asks: a box that spans part of the first axis is cut
+ * from a slab of those rows (a stored chunk then decodes only the pieces that hold them, in
+ * memory the reader's strip reuses); any other box, such as a column strip of a transposed read,
+ * comes from the whole block, read once and kept while this block lives. Once the slabs asked add
+ * up to the block's rows, later boxes also come from the whole block, so scattered reads never
+ * decode more than about twice the block.
+ */
+final class SourceBlock implements DeferredBlock {
+    private final RegionSource source;
+    private final long[] start;
+    private final long[] shape;
+    private Optional<RegionSource.SlabReader> slabs;
+    private long slabRows;
+    private NDArray whole;
+
+    SourceBlock(RegionSource source, long[] start, long[] shape) {
+        this.source = source;
+        this.start = start.clone();
+        this.shape = shape.clone();
+    }
+
+    @Override
+    public long[] shape() {
+        return shape.clone();
+    }
+
+    @Override
+    public NDArray part(long[] partStart, long[] partShape) throws Exception {
+        if (whole == null && partShape.length > 0 && partShape[0] < shape[0] && slabRows < shape[0]) {
+            if (slabs == null) {
+                slabs = source.slabs(start, shape);
+            }
+            if (slabs.isPresent()) {
+                slabRows += partShape[0];
+                NDArray slab = slabs.get().slab(partStart[0], partShape[0]);
+                if (slabRows >= shape[0]) {
+                    // As many rows as the block has: a reader that pulled it through in strips is done with it.
+                    slabs.get().close();
+                }
+                return box(slab, 1, partStart, partShape);
+            }
+        }
+        if (whole == null) {
+            // Kept across the parts asked, so it must outlive the reader's scratch memory.
+            whole = Scratch.outside(() -> source.read(start, shape));
+        }
+        return box(whole, 0, partStart, partShape);
+    }
+
+    @Override
+    public NDArray force() {
+        return whole != null ? whole : source.read(start, shape);
+    }
+
+    /** The view of {@code array} at {@code partStart}/{@code partShape} on the axes from {@code firstAxis} on. */
+    private static NDArray box(NDArray array, int firstAxis, long[] partStart, long[] partShape) {
+        NDArray view = array;
+        for (int axis = firstAxis; axis < partShape.length; axis++) {
+            if (partStart[axis] != 0 || partShape[axis] != view.shape()[axis]) {
+                view = view.slice(axis, partStart[axis], 1, partShape[axis]);
+            }
+        }
+        return view;
+    }
+}

@@ -1,0 +1,203 @@
+package org.tessera.io.zarr;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+import org.tessera.array.RegionSource;
+import org.tessera.io.codec.ByteCodec;
+import org.tessera.io.store.Store;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.layout.Order;
+
+/**
+ * Slabs of rows of a region that lies in one chunk of a Zarr v2 array in C order, each decoded
+ * alone: a raw chunk is copied row range by row range from its mapping, and a Blosc chunk decodes
+ * only the internal blocks that hold the rows ({@code blosc_getitem}) into a window kept for the
+ * next slab, so consecutive slabs decode each internal block once. A slab is then a few hundred
+ * kilobytes that a reduction sums while it is in cache, where the whole chunk (32 MB for 2000 x
+ * 2000 float64) would be decoded into fresh memory and read back from RAM.
+ */
+final class ChunkSlabs implements RegionSource.SlabReader {
+    /** The least a window decodes at once, so a slab smaller than a codec block does not pay a mapping and a validation each. */
+    private static final long LEAST_WINDOW_BYTES = 1 << 20;
+
+    private final Store store;
+    private final String key;
+    private final ArrayMetadataV2 metadata;
+    private final long[] inChunkStart;
+    private final long[] regionShape;
+    private final long rowBytes;
+    private final long chunkBytes;
+    private static final Cleaner CLEANER = Cleaner.create();
+    /** Windows of closed readers, kept for the next: a reader per block would otherwise allocate one each. */
+    private static final java.util.concurrent.ConcurrentLinkedDeque<byte[]> IDLE_WINDOWS = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    private static final int IDLE_WINDOW_LIMIT = 2 * Runtime.getRuntime().availableProcessors();
+
+    private byte[] window = new byte[0];
+    private Mapping mapping;
+    private long windowStart;
+    private long windowEnd;
+
+    private ChunkSlabs(Store store, String key, ArrayMetadataV2 metadata, ChunkOverlap overlap) {
+        this.store = store;
+        this.key = key;
+        this.metadata = metadata;
+        this.inChunkStart = overlap.inChunkStart();
+        this.regionShape = overlap.shape();
+        long[] chunkShape = metadata.chunkShape();
+        long row = metadata.dtype().byteSize();
+        for (int axis = 1; axis < chunkShape.length; axis++) {
+            row *= chunkShape[axis];
+        }
+        this.rowBytes = row;
+        this.chunkBytes = row * chunkShape[0];
+    }
+
+    /** Slabs of the region {@code [start, start + shape)} where it lies in one chunk that decodes in pieces or is raw. */
+    static Optional<RegionSource.SlabReader> of(Store store, String path, ArrayMetadata metadata, long[] start, long[] shape) {
+        if (!(metadata instanceof ArrayMetadataV2 version2) || version2.order() != Order.C || start.length == 0
+                || (version2.compressor() != null && !version2.compressor().decodesRanges())) {
+            return Optional.empty();
+        }
+        List<ChunkOverlap> overlaps = ChunkOverlap.of(start, shape, version2.chunkShape());
+        if (overlaps.size() != 1) {
+            return Optional.empty();
+        }
+        ChunkOverlap overlap = overlaps.getFirst();
+        return Optional.of(new ChunkSlabs(store, org.tessera.io.store.StoreKeys.join(path, version2.chunkKey(overlap.chunkIndex())), version2, overlap));
+    }
+
+    @Override
+    public NDArray slab(long firstRow, long rows) {
+        if (firstRow < 0 || rows < 0 || firstRow + rows > regionShape[0]) {
+            throw new IndexOutOfBoundsException("rows " + firstRow + " to " + (firstRow + rows) + " are outside the " + regionShape[0]
+                    + " rows of the region read from " + where());
+        }
+        long[] slabShape = metadata.chunkShape();
+        slabShape[0] = rows;
+        long from = (inChunkStart[0] + firstRow) * rowBytes;
+        long size = rows * rowBytes;
+        NDArray slab;
+        try {
+            Optional<MemorySegment> stored = stored();
+            if (stored.isEmpty()) {
+                slab = metadata.fillValue().fill(slabShape);
+            } else {
+                slab = NDArray.empty(metadata.dtype(), slabShape);
+                MemorySegment target = slab.segment().asSlice(slab.byteOffset(), size);
+                copyDecoded(stored.get(), from, target);
+                if (metadata.endian().byteOrder() == ByteOrder.BIG_ENDIAN) {
+                    ChunkBytes.swap(target, metadata.dtype().realType().byteSize());
+                }
+            }
+        } catch (IOException failure) {
+            throw new UncheckedIOException(where() + ": cannot read rows " + firstRow + " to " + (firstRow + rows) + ": " + failure.getMessage(), failure);
+        }
+        // The region's part of every other axis (an edge chunk is stored whole, padded past the array's end).
+        NDArray view = slab;
+        for (int axis = 1; axis < slabShape.length; axis++) {
+            if (inChunkStart[axis] != 0 || regionShape[axis] != slabShape[axis]) {
+                view = view.slice(axis, inChunkStart[axis], 1, regionShape[axis]);
+            }
+        }
+        return view;
+    }
+
+    /**
+     * The chunk's stored bytes, mapped at the first slab and kept until {@link #close}: a mapping
+     * per slab cost more than the slab's decoding (each unmapping interrupts the other cores to
+     * flush their TLBs). A reader dropped without closing is unmapped by the cleaner.
+     */
+    private Optional<MemorySegment> stored() throws IOException {
+        if (mapping == null) {
+            Arena arena = Arena.ofShared();
+            try {
+                Optional<MemorySegment> bytes = store.map(key, arena);
+                mapping = new Mapping(bytes);
+                mapping.cleanable = CLEANER.register(this, arena::close);
+            } catch (IOException | RuntimeException failure) {
+                arena.close();
+                throw failure;
+            }
+        }
+        return mapping.bytes;
+    }
+
+    @Override
+    public void close() {
+        if (mapping != null) {
+            mapping.cleanable.clean();
+            mapping = null;
+        }
+        if (window.length > 0) {
+            if (IDLE_WINDOWS.size() < IDLE_WINDOW_LIMIT) {
+                IDLE_WINDOWS.offerFirst(window);
+            }
+            window = new byte[0];
+            windowStart = windowEnd = 0;
+        }
+    }
+
+    /** A mapping of the chunk, and the cleaner's action that unmaps it. */
+    private static final class Mapping {
+        final Optional<MemorySegment> bytes;
+        Cleaner.Cleanable cleanable;
+
+        Mapping(Optional<MemorySegment> bytes) {
+            this.bytes = bytes;
+        }
+    }
+
+    /** Decoded bytes {@code [from, from + target.byteSize())} of the chunk into {@code target}. */
+    private void copyDecoded(MemorySegment stored, long from, MemorySegment target) throws IOException {
+        ByteCodec codec = metadata.compressor();
+        long to = from + target.byteSize();
+        if (codec == null) {
+            if (stored.byteSize() != chunkBytes) {
+                throw new ZarrFormatException(where() + ": holds " + stored.byteSize() + " bytes, but an uncompressed chunk of shape "
+                        + Arrays.toString(metadata.chunkShape()) + " and dtype " + metadata.dtype() + " has " + chunkBytes);
+            }
+            MemorySegment.copy(stored, from, target, 0, target.byteSize());
+            return;
+        }
+        // Piece by piece through the window, so a slab that runs past it keeps the part decoded already.
+        for (long position = from; position < to;) {
+            if (position < windowStart || position >= windowEnd) {
+                decodeWindow(codec, stored, position);
+            }
+            long count = Math.min(to, windowEnd) - position;
+            MemorySegment.copy(MemorySegment.ofArray(window), position - windowStart, target, position - from, count);
+            position += count;
+        }
+    }
+
+    /** Decodes the codec's pieces from the one that holds byte {@code position}, at least {@link #LEAST_WINDOW_BYTES} of them, into the window. */
+    private void decodeWindow(ByteCodec codec, MemorySegment stored, long position) throws ZarrFormatException {
+        try {
+            long unit = codec.rangeUnitBytes(stored);
+            long start = position / unit * unit;
+            long end = Math.min(chunkBytes, start + Math.ceilDiv(LEAST_WINDOW_BYTES, unit) * unit);
+            if (window.length < end - start) {
+                byte[] idle = IDLE_WINDOWS.pollFirst();
+                window = idle != null && idle.length >= end - start ? idle : new byte[Math.toIntExact(end - start)];
+            }
+            windowStart = windowEnd = 0;
+            codec.decodeRangeInto(stored, chunkBytes, start, MemorySegment.ofArray(window).asSlice(0, end - start));
+            windowStart = start;
+            windowEnd = end;
+        } catch (IOException corrupt) {
+            throw new ZarrFormatException(where() + ": " + corrupt.getMessage(), corrupt);
+        }
+    }
+
+    private String where() {
+        return store.describe() + ": chunk " + key;
+    }
+}

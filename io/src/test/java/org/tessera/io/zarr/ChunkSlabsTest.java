@@ -1,0 +1,147 @@
+package org.tessera.io.zarr;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.UncheckedIOException;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.RegionSource;
+import org.tessera.array.chunks.ChunkSpec;
+import org.tessera.array.creation.Creation;
+import org.tessera.graph.schedule.SynchronousScheduler;
+import org.tessera.io.StoreOptions;
+import org.tessera.io.codec.Blosc;
+import org.tessera.io.store.DirectoryStore;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+
+/**
+ * Stored chunks read in slabs of rows ({@link ChunkSlabs}): each slab holds exactly the rows a
+ * whole read of the region holds, for Blosc chunks of several internal blocks, raw and big-endian
+ * chunks, edge chunks and missing ones; a damaged chunk names its store, key and codec; and a
+ * sum of a stored array, which pulls each block through in strips, never decodes a block whole.
+ */
+class ChunkSlabsTest {
+    private static final long[] SHAPE = {1300, 700};
+    /** 1.2 MB chunks: c-blosc cuts them into several internal blocks, so slabs cross block edges. */
+    private static final long[] CHUNKS = {600, 250};
+
+    @TempDir
+    Path directory;
+
+    private ZarrArray write(String name, ArrayMetadataV2 metadata) throws Exception {
+        ChunkedArray values = Creation.random(11, Creation.Distribution.UNIFORM, metadata.shape(), ChunkSpec.of(CHUNKS));
+        DirectoryStore store = DirectoryStore.open(directory.resolve(name));
+        Zarr.toZarr(values, store, "", metadata, StoreOptions.defaults());
+        return ZarrArray.open(store, "");
+    }
+
+    private static ArrayMetadataV2 defaults() {
+        return ArrayMetadataV2.of(SHAPE, CHUNKS, DType.FLOAT64);
+    }
+
+    /** Every region inside a chunk, read in slabs of {@code rows}, row for row equals its whole read. */
+    private static void assertSlabsMatch(ZarrArray array, long[] start, long[] shape, long rows) {
+        RegionSource.SlabReader slabs = array.slabs(start, shape).orElseThrow();
+        NDArray whole = array.read(start, shape);
+        for (long row = 0; row < shape[0]; row += rows) {
+            long count = Math.min(rows, shape[0] - row);
+            NDArray slab = slabs.slab(row, count);
+            assertEquals(Arrays.toString(new long[] {count, shape[1]}), Arrays.toString(slab.shape()));
+            assertArrayEquals(values(whole.slice(0, row, 1, count)), values(slab), "rows " + row + "+" + count + " of region " + Arrays.toString(start));
+        }
+        slabs.close();
+    }
+
+    private static double[] values(NDArray array) {
+        NDArray contiguous = array.ascontiguousarray();
+        return contiguous.segment().asSlice(contiguous.byteOffset(), contiguous.size() * Double.BYTES).toArray(ValueLayout.JAVA_DOUBLE);
+    }
+
+    private static void assertEveryRegionMatches(ZarrArray array) {
+        assertSlabsMatch(array, new long[] {0, 0}, new long[] {600, 250}, 37);
+        // An edge chunk on both axes (stored whole, padded), and a region that starts inside its chunk.
+        assertSlabsMatch(array, new long[] {1200, 500}, new long[] {100, 200}, 9);
+        assertSlabsMatch(array, new long[] {613, 260}, new long[] {500, 120}, 64);
+        // Slabs asked out of order, and one slab of every row.
+        RegionSource.SlabReader slabs = array.slabs(new long[] {600, 250}, new long[] {600, 250}).orElseThrow();
+        NDArray whole = array.read(new long[] {600, 250}, new long[] {600, 250});
+        for (long row : new long[] {590, 3, 300, 0, 599}) {
+            assertArrayEquals(values(whole.slice(0, row, 1, 1)), values(slabs.slab(row, 1)), "row " + row);
+        }
+        assertArrayEquals(values(whole), values(slabs.slab(0, 600)));
+    }
+
+    @Test
+    void bloscSlabsHoldTheRowsOfTheRegion() throws Exception {
+        assumeTrue(Blosc.defaults().decodesRanges(), "no system c-blosc here (apt-get install libblosc1)");
+        assertEveryRegionMatches(write("blosc", defaults()));
+    }
+
+    @Test
+    void rawAndBigEndianSlabsHoldTheRowsOfTheRegion() throws Exception {
+        assertEveryRegionMatches(write("raw", defaults().withCompressor(null)));
+        assertEveryRegionMatches(write("big", defaults().withCompressor(null).withEndian(Endian.BIG)));
+    }
+
+    @Test
+    void regionsAcrossChunksAndWholeFrameCodecsHaveNoSlabs() throws Exception {
+        ZarrArray raw = write("across", defaults().withCompressor(null));
+        assertTrue(raw.slabs(new long[] {500, 0}, new long[] {200, 100}).isEmpty(), "the region spans two chunks");
+        ZarrArray zstd = write("zstd", defaults().withCompressor(new org.tessera.io.codec.Zstd(3, false)));
+        assertTrue(zstd.slabs(new long[] {0, 0}, new long[] {600, 250}).isEmpty(), "zstd decodes whole frames only");
+    }
+
+    @Test
+    void aMissingChunkReadsAsTheFillValue() throws Exception {
+        ZarrArray array = write("missing", defaults().withFillValue(FillValue.of(DType.FLOAT64, 2.5)));
+        Files.delete(directory.resolve("missing").resolve("1.1"));
+        NDArray slab = array.slabs(new long[] {600, 250}, new long[] {600, 250}).orElseThrow().slab(10, 5);
+        double[] expected = new double[5 * 250];
+        Arrays.fill(expected, 2.5);
+        assertArrayEquals(expected, values(slab));
+    }
+
+    @Test
+    void aTruncatedChunkNamesTheStoreTheChunkAndTheCodec() throws Exception {
+        assumeTrue(Blosc.defaults().decodesRanges(), "no system c-blosc here (apt-get install libblosc1)");
+        ZarrArray array = write("truncated", defaults());
+        Path chunk = directory.resolve("truncated").resolve("0.1");
+        byte[] bytes = Files.readAllBytes(chunk);
+        Files.write(chunk, Arrays.copyOf(bytes, bytes.length / 2));
+        RegionSource.SlabReader slabs = array.slabs(new long[] {0, 250}, new long[] {600, 250}).orElseThrow();
+        UncheckedIOException failure = assertThrows(UncheckedIOException.class, () -> slabs.slab(0, 10));
+        String message = failure.getMessage();
+        assertTrue(message.contains(directory.resolve("truncated").toString()) && message.contains("chunk 0.1") && message.contains("blosc"), message);
+    }
+
+    @Test
+    void aSumPullsStoredBlocksThroughInStrips() throws Exception {
+        assumeTrue(Blosc.defaults().decodesRanges(), "no system c-blosc here (apt-get install libblosc1)");
+        // Blocks tall enough that the reduction reads each in strips (edge blocks too short for that are read whole).
+        long[] shape = {2400, 500};
+        ZarrArray array = write("sum", ArrayMetadataV2.of(shape, CHUNKS, DType.FLOAT64));
+        double expected = org.tessera.ndarray.api.NDArrays.sum(array.readAll()).getDouble();
+        ChunkedArray sum = Zarr.fromZarr(array).sum();
+        sum.compute(new SynchronousScheduler());
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        double actual = sum.compute(new SynchronousScheduler()).getDouble();
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(expected, actual, Math.abs(expected) * 1e-12);
+        // The array is 9.6 MB in blocks of 1.2 MB: decoded whole, the blocks alone would allocate it all.
+        long arrayBytes = shape[0] * shape[1] * Double.BYTES;
+        assertTrue(allocated < arrayBytes / 4, "the sum allocated " + allocated + " bytes; the array holds " + arrayBytes);
+    }
+}
