@@ -126,7 +126,7 @@ def w7(options):
 @workload
 def w8(options):
     x = uniform((10000, 10000), (1000, 1000))
-    filtered = x.map_overlap(mean_of_3x3, depth=1, boundary="reflect")
+    filtered = x.map_overlap(mean_of_3x3, depth=1, boundary="reflect", dtype=np.float64)
     value = float(filtered.sum().compute()) / 10000 ** 2
     return value, near(value, 0.5, 1e-3)
 
@@ -186,7 +186,7 @@ def r5(options):
 
 @workload
 def r6(options):
-    value = mean_of_stored(stored(options).map_overlap(mean_of_3x3, depth=1, boundary="reflect"))
+    value = mean_of_stored(stored(options).map_overlap(mean_of_3x3, depth=1, boundary="reflect", dtype=np.float64))
     return value, near(value, 0.5, 1e-3)
 
 

@@ -23,14 +23,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tessera bench}: the workload suite of WORKLOADS.md, each workload in a JVM of its own with
- * its heap (see {@link WorkloadLauncher}), each printing the JSON object that the Dask and NumPy
- * scripts print for the same workload.
+ * the options of its kind (see {@link WorkloadLauncher}), each printing the JSON object that the Dask
+ * and NumPy scripts print for the same workload.
  */
 @Command(name = "bench",
         header = "Runs the workload suite of bench/WORKLOADS.md.",
-        description = "Runs workloads of bench/WORKLOADS.md, each in its own JVM with the heap its kind needs, and prints "
+        description = "Runs workloads of bench/WORKLOADS.md, each in its own JVM, and prints "
                 + "one JSON object per workload, as bench/anchors/dask_workloads.py and numpy_kernels.py do. 'all' is W1-W8 and N1-N6; "
-                + "R1-R7 read a stored array (--store), and AtA is the out-of-core A.T @ A over an 8 GB Zarr store (neither in 'all'). TESSERA_JVM_OPTS replaces the heap options.")
+                + "R1-R7 read a stored array (--store), and AtA is the out-of-core A.T @ A over an 8 GB Zarr store (neither in 'all'). "
+                + "Every chunked workload (W*, R*, AtA) runs with the same JVM options, those the tessera launcher gives every Tessera program; "
+                + "the in-memory kernels (N*) get a pre-touched 4 GB heap. TESSERA_JVM_OPTS adds options after them.")
 final class BenchCommand implements Callable<Integer> {
     /** What {@code all} runs: the chunked workloads, then the in-memory kernels. */
     static final List<String> ALL = Stream.concat(Stream.of("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"),

@@ -1,33 +1,64 @@
 package org.tessera.cli;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.tessera.spark.SparkJvmOptions;
 
 /**
- * Starts one workload of the suite in a JVM of its own, so that each gets the heap its kind needs
- * and its peak resident memory is its own (WORKLOADS.md compares peak memory per workload).
+ * Starts one workload of the suite in a JVM of its own, so that its peak resident memory is its own
+ * (WORKLOADS.md compares peak memory per workload). Every chunked workload runs with the same options,
+ * {@link #CHUNKED_OPTIONS}, which the {@code tessera} script gives every Tessera program too; the
+ * user's {@code TESSERA_JVM_OPTS} come after them.
  *
- * @param javaBinary           the {@code java} to start
- * @param classPath            the class path of the bench module's runner, without Spark
- * @param sparkClassPath       the class path with Spark too, for {@code --scheduler spark}: Spark's
- *                             200 jars slow other runs down (opened by every service look-up, their
- *                             directories are live heap, and the collector then grows the heap into
- *                             fresh pages: W1 1.4-1.7 s and 410 MB with the plain class path, 1.8-2.5 s
- *                             and 880 MB with Spark's beside it)
- * @param overridingJvmOptions JVM options that replace the per-workload heap choice (from
- *                             {@code TESSERA_JVM_OPTS}); empty to use {@link #heapOptions}
+ * @param javaBinary     the {@code java} to start
+ * @param classPath      the class path of the bench module's runner, without Spark
+ * @param sparkClassPath the class path with Spark too, for {@code --scheduler spark}: Spark's
+ *                       200 jars slow other runs down (opened by every service look-up, their
+ *                       directories are live heap, and the collector then grows the heap into
+ *                       fresh pages: W1 1.4-1.7 s and 410 MB with the plain class path, 1.8-2.5 s
+ *                       and 880 MB with Spark's beside it)
+ * @param userJvmOptions JVM options added after the launcher's own (from {@code TESSERA_JVM_OPTS}),
+ *                       as the last JVM options of the command line: the JVM takes the last of a
+ *                       repeated option, so these win without replacing the rest; empty for none
  */
-record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath, List<String> overridingJvmOptions) {
+record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath, List<String> userJvmOptions) {
     static final String RUNNER = "org.tessera.bench.workload.WorkloadRunner";
 
+    /**
+     * The JVM options of every chunked workload (W*, R*, AtA), and of every program the {@code tessera}
+     * script starts: one configuration for all of them, not one per workload. The script's
+     * {@code tessera_jvm_opts} must say the same (a test compares them).
+     *
+     * <p>The JVM's own collector (G1), named nowhere, so that a user may choose another in
+     * {@code TESSERA_JVM_OPTS} (the JVM refuses two). Blocks live on the heap, so the heap's size is
+     * what the process holds: it starts at 64 MB and may use up to 1 GB; G1 grows it only when
+     * collecting would take more than half the time (GCTimeRatio=1) and keeps young collections
+     * short (MaxGCPauseMillis=50), which keeps the young generation, and with it the memory every
+     * short-lived block passes through, small. Measured over W1-W8 and R1-R7 against G1's defaults,
+     * the serial collector (which, without a cap, grew the old generation to 6 GB under 32 MB
+     * blocks) and the parallel one: the least peak memory at the same speed; without the 1 GB cap, a
+     * rechunk from store to store (R7) grew the heap to 6.8 GB.
+     */
+    static final List<String> CHUNKED_OPTIONS = List.of("-Xms64m", "-Xmx1g", "-XX:GCTimeRatio=1", "-XX:MaxGCPauseMillis=50");
+
+    /**
+     * The JVM options of the in-memory kernels (N*), which are not chunked workloads: a heap touched in
+     * advance, so outputs reuse pages instead of faulting in fresh ones (2.5 s per 800 MB here), as
+     * NumPy's allocator reuses freed memory, and transparent huge pages as NumPy's allocator uses.
+     */
+    static final List<String> IN_MEMORY_OPTIONS = List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
+
     WorkloadLauncher {
-        overridingJvmOptions = List.copyOf(overridingJvmOptions);
+        userJvmOptions = List.copyOf(userJvmOptions);
     }
 
     /** The system property with the bench module's own class path, which the {@code tessera} script sets. */
@@ -39,90 +70,90 @@ record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath
      * JVM's own (with Spark) to run on Spark.
      */
     static WorkloadLauncher ofThisJvm() {
-        String override = System.getenv().getOrDefault("TESSERA_JVM_OPTS", "").strip();
+        String user = System.getenv().getOrDefault("TESSERA_JVM_OPTS", "").strip();
         String own = System.getProperty("java.class.path");
         return new WorkloadLauncher(Path.of(System.getProperty("java.home"), "bin", "java"), System.getProperty(BENCH_CLASS_PATH, own), own,
-                override.isEmpty() ? List.of() : Arrays.asList(override.split("\\s+")));
+                user.isEmpty() ? List.of() : Arrays.asList(user.split("\\s+")));
     }
 
-    /** The heap each kind of workload is run with; these settings are part of the published figures. */
-    static List<String> heapOptions(String workload) {
-        // In-memory kernels (N*) get a heap touched in advance, so outputs reuse pages instead of faulting in
-        // fresh ones (2.5 s per 800 MB here), as NumPy's allocator reuses freed memory; chunked workloads (W*)
-        // get a small heap, which bounds the peak resident memory that WORKLOADS.md compares. Transparent huge
-        // pages as NumPy's allocator uses.
-        if (workload.startsWith("N")) {
-            return List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
-        }
-        return switch (workload) {
-            // The out-of-core headline: A.T @ A over an 8 GB store with the heap capped at 1 GB.
-            case "AtA" -> List.of("-Xmx1g", "-XX:+UseTransparentHugePages");
-            // 100,000 tiny blocks: the graph is millions of small objects that live through the run, so the
-            // throughput collector, promoting them at their first collection rather than copying them between
-            // survivor spaces at every one (W5 here: G1 1.1-1.6 s, this 0.8-0.9 s). The graph passes run once
-            // per computation, so at the default thresholds the warm-up leaves their loops to be compiled during
-            // the timed run; a fifth of the thresholds compiles them during the warm-up (first full run, median
-            // of 8 here: 490 ms at the default, 430 ms with this).
-            case "W5" -> List.of("-Xmx768m", "-XX:+UseParallelGC", "-XX:MaxTenuringThreshold=0", "-XX:CompileThresholdScaling=0.2");
-            // Column strips to row strips of a random array: the pieces stay deferred through the plan's splits and
-            // joins, and the sum reads each new block in strips that every old block writes its share of, so no
-            // block is made whole and what lives is a few strips per worker (as W1).
-            case "W4" -> List.of("-Xmx256m", "-XX:+UseSerialGC");
-            // The reduction reads each block of x + x.T in strips through scratch memory, so what lives is a
-            // few megabytes per worker: a small heap bounds the resident memory (peak 160 MB against 430 MB
-            // with the default heap, which the collector grows into fresh pages), and the serial collector's
-            // rare collections of almost nothing cost less than parallel threads on two cores.
-            case "W1" -> List.of("-Xmx256m", "-XX:+UseSerialGC");
-            // Each task makes its enlarged block (its neighbours' edges asked of the random generator, none made
-            // whole) and the filter's output, and the sum reads that at once: a few blocks of 8 MB per worker.
-            case "W8" -> List.of("-Xmx256m", "-XX:+UseSerialGC");
-            // 18,160 gather tasks each compute the few rows they pick of a random block, so what lives is the
-            // graph and a few small parts: a small heap bounds the resident memory (165 MB against 370 MB with
-            // the default), and, as for W5, a fifth of the compile thresholds gets the graph passes compiled
-            // during the warm-up, whose 400 positions make a graph of a few hundred tasks.
-            case "W6" -> List.of("-Xmx128m", "-XX:+UseParallelGC", "-XX:CompileThresholdScaling=0.2");
-            // Only the last row of each block's scan is ever read (the carries and x.cumsum(0)[-1]), and a deferred
-            // scan computes it in strips through scratch memory: what lives is a few rows per block, so the heap
-            // is small (peak 100 MB against 325 MB with the default heap).
-            case "W7" -> List.of("-Xmx64m", "-XX:+UseSerialGC");
-            default -> DEFAULT_HEAP;
-        };
+    /**
+     * The launcher's own options for {@code workload}, before the user's: {@link #IN_MEMORY_OPTIONS} for
+     * the in-memory kernels (N*), {@link #CHUNKED_OPTIONS} for every other (W*, R*, AtA).
+     */
+    static List<String> launcherOptions(String workload) {
+        return workload.startsWith("N") ? IN_MEMORY_OPTIONS : CHUNKED_OPTIONS;
     }
 
-    /** The heap of chunked workloads without a choice of their own. */
-    private static final List<String> DEFAULT_HEAP = List.of("-Xmx768m", "-XX:+UseTransparentHugePages");
-    /** Spark will not start a driver with less heap than this (about 450 MB). */
-    private static final long SPARK_LEAST_HEAP_MB = 512;
-
-    /** The JVM options {@code workload} runs with: the override when there is one, its heap choice otherwise. */
+    /** The JVM options {@code workload} runs with: the launcher's, then the user's. */
     List<String> jvmOptions(String workload) {
-        return overridingJvmOptions.isEmpty() ? heapOptions(workload) : overridingJvmOptions;
+        List<String> options = new ArrayList<>(launcherOptions(workload));
+        options.addAll(userJvmOptions);
+        return options;
     }
 
-    /** As {@link #jvmOptions(String)}, but a heap too small for Spark's driver gives way to the default on Spark. */
-    private List<String> jvmOptions(String workload, boolean onSpark) {
-        List<String> options = jvmOptions(workload);
-        boolean tooSmall = options.stream()
-                .anyMatch(option -> option.matches("-Xmx\\d+m") && Long.parseLong(option.substring(4, option.length() - 1)) < SPARK_LEAST_HEAP_MB);
-        return onSpark && overridingJvmOptions.isEmpty() && tooSmall ? DEFAULT_HEAP : options;
+    /** Spark will not start a driver with a maximum heap below about 450 MB. */
+    private static final long SPARK_LEAST_HEAP = 512L << 20;
+    /** What a run on Spark gets when the launcher's options would leave its driver too little heap. */
+    static final String SPARK_HEAP = "-Xmx768m";
+    private static final Pattern MAX_HEAP = Pattern.compile("(?:-Xmx|-XX:MaxHeapSize=)(\\d+)([kKmMgGtT]?)");
+
+    /**
+     * The option a run on Spark adds after the launcher's {@code options}: {@link #SPARK_HEAP} where
+     * their last maximum heap, or without one {@code defaultMaxHeap}, is too small for Spark's driver;
+     * none otherwise. The user's options come after it, so a maximum heap of theirs still wins.
+     */
+    static List<String> sparkHeap(List<String> options, long defaultMaxHeap) {
+        return maxHeap(options).orElse(defaultMaxHeap) < SPARK_LEAST_HEAP ? List.of(SPARK_HEAP) : List.of();
+    }
+
+    /** The last maximum heap that {@code options} set, in bytes. */
+    static OptionalLong maxHeap(List<String> options) {
+        OptionalLong last = OptionalLong.empty();
+        for (String option : options) {
+            Matcher matcher = MAX_HEAP.matcher(option);
+            if (matcher.matches()) {
+                int shift = switch (matcher.group(2).toLowerCase()) {
+                    case "k" -> 10;
+                    case "m" -> 20;
+                    case "g" -> 30;
+                    case "t" -> 40;
+                    default -> 0;
+                };
+                last = OptionalLong.of(Long.parseLong(matcher.group(1)) << shift);
+            }
+        }
+        return last;
+    }
+
+    /**
+     * The maximum heap a JVM started here gets without {@code -Xmx}: a quarter of the memory (the JVM's
+     * default {@code MaxRAMPercentage}; a container's limit where there is one).
+     */
+    private static long defaultMaxHeap() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 4;
     }
 
     /**
      * The command line that runs {@code workload} with the runner's {@code arguments} (after the
-     * name); with {@code --scheduler spark} among them, the JVM also gets {@link SparkJvmOptions#required()}.
+     * name): the launcher's options, the options every workload needs, then the user's, as the last
+     * JVM options. With {@code --scheduler spark} among the arguments, the JVM also gets
+     * {@link SparkJvmOptions#required()}, and {@link #sparkHeap} where the heap would be too small.
      */
     List<String> command(String workload, List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(javaBinary.toString());
         int scheduler = arguments.indexOf("--scheduler");
         boolean onSpark = scheduler >= 0 && scheduler + 1 < arguments.size() && arguments.get(scheduler + 1).equals("spark");
-        command.addAll(jvmOptions(workload, onSpark));
+        List<String> launcher = launcherOptions(workload);
+        command.addAll(launcher);
         if (onSpark) {
+            command.addAll(sparkHeap(launcher, defaultMaxHeap()));
             command.addAll(SparkJvmOptions.required());
         }
         // jdk.incubator.vector lets tessera-ndarray-simd's kernels load; native access lets OpenBLAS be called.
-        command.addAll(List.of("-XX:MaxDirectMemorySize=64g", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
-                "-cp", onSpark ? sparkClassPath : classPath, RUNNER, workload));
+        command.addAll(List.of("-XX:MaxDirectMemorySize=64g", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector"));
+        command.addAll(userJvmOptions);
+        command.addAll(List.of("-cp", onSpark ? sparkClassPath : classPath, RUNNER, workload));
         command.addAll(arguments);
         return command;
     }
