@@ -42,6 +42,7 @@ final class ChunkSlabs implements RegionSource.SlabReader {
 
     private byte[] window = new byte[0];
     private Mapping mapping;
+    private long nextRow;
     private long windowStart;
     private long windowEnd;
 
@@ -85,8 +86,14 @@ final class ChunkSlabs implements RegionSource.SlabReader {
         long from = (inChunkStart[0] + firstRow) * rowBytes;
         long size = rows * rowBytes;
         NDArray slab;
-        try {
-            Optional<MemorySegment> stored = stored();
+        // A slab that goes on from the last one keeps the chunk mapped for the next; any other slab (the first, a
+        // ghost row, a gathered one) maps it for itself alone, so a reader that is dropped half-read holds nothing.
+        boolean continuing = firstRow > 0 && firstRow == nextRow;
+        if (!continuing) {
+            unmap();
+        }
+        try (Arena alone = continuing ? null : Arena.ofConfined()) {
+            Optional<MemorySegment> stored = continuing ? stored() : store.map(key, alone);
             if (stored.isEmpty()) {
                 slab = metadata.fillValue().fill(slabShape);
             } else {
@@ -100,6 +107,10 @@ final class ChunkSlabs implements RegionSource.SlabReader {
         } catch (IOException failure) {
             throw new UncheckedIOException(where() + ": cannot read rows " + firstRow + " to " + (firstRow + rows) + ": " + failure.getMessage(), failure);
         }
+        nextRow = firstRow + rows;
+        if (nextRow == regionShape[0]) {
+            close();
+        }
         // The region's part of every other axis (an edge chunk is stored whole, padded past the array's end).
         NDArray view = slab;
         for (int axis = 1; axis < slabShape.length; axis++) {
@@ -111,9 +122,10 @@ final class ChunkSlabs implements RegionSource.SlabReader {
     }
 
     /**
-     * The chunk's stored bytes, mapped at the first slab and kept until {@link #close}: a mapping
-     * per slab cost more than the slab's decoding (each unmapping interrupts the other cores to
-     * flush their TLBs). A reader dropped without closing is unmapped by the cleaner.
+     * The chunk's stored bytes, mapped once for a run of consecutive slabs and kept until the run
+     * ends (at the region's last row, a slab elsewhere, or {@link #close}): a mapping per slab cost
+     * more than the slab's decoding (each unmapping interrupts the other cores to flush their
+     * TLBs). A reader dropped in the middle of a run is unmapped by the cleaner.
      */
     private Optional<MemorySegment> stored() throws IOException {
         if (mapping == null) {
@@ -132,16 +144,20 @@ final class ChunkSlabs implements RegionSource.SlabReader {
 
     @Override
     public void close() {
-        if (mapping != null) {
-            mapping.cleanable.clean();
-            mapping = null;
-        }
+        unmap();
         if (window.length > 0) {
             if (IDLE_WINDOWS.size() < IDLE_WINDOW_LIMIT) {
                 IDLE_WINDOWS.offerFirst(window);
             }
             window = new byte[0];
             windowStart = windowEnd = 0;
+        }
+    }
+
+    private void unmap() {
+        if (mapping != null) {
+            mapping.cleanable.clean();
+            mapping = null;
         }
     }
 

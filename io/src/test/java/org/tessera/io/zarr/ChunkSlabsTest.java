@@ -2,6 +2,7 @@ package org.tessera.io.zarr;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -101,6 +102,28 @@ class ChunkSlabsTest {
         assertTrue(raw.slabs(new long[] {500, 0}, new long[] {200, 100}).isEmpty(), "the region spans two chunks");
         ZarrArray zstd = write("zstd", defaults().withCompressor(new org.tessera.io.codec.Zstd(3, false)));
         assertTrue(zstd.slabs(new long[] {0, 0}, new long[] {600, 250}).isEmpty(), "zstd decodes whole frames only");
+    }
+
+    /** Whether this process maps {@code file} now (Linux's /proc/self/maps). */
+    private static boolean mapped(Path file) throws Exception {
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream().anyMatch(line -> line.endsWith(file.toString()));
+    }
+
+    @Test
+    void aChunkStaysMappedOnlyThroughARunOfConsecutiveSlabs() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/maps")), "no /proc/self/maps here");
+        ZarrArray array = write("mapped", defaults().withCompressor(null));
+        Path chunk = directory.resolve("mapped").resolve("1.1");
+        RegionSource.SlabReader slabs = array.slabs(new long[] {600, 250}, new long[] {600, 250}).orElseThrow();
+        slabs.slab(0, 100);
+        assertFalse(mapped(chunk), "a first slab maps the chunk for itself alone");
+        slabs.slab(100, 100);
+        assertTrue(mapped(chunk), "a run of consecutive slabs keeps the chunk mapped");
+        slabs.slab(450, 10);
+        assertFalse(mapped(chunk), "a slab elsewhere ends the run");
+        slabs.slab(460, 40);
+        slabs.slab(500, 100);
+        assertFalse(mapped(chunk), "the region's last row ends the run");
     }
 
     @Test
