@@ -49,6 +49,7 @@ import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
+import org.tessera.array.reduction.SharedMoments;
 import org.tessera.graph.optimize.Optimization;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
@@ -232,7 +233,7 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
 
     /** The low-level graph of this array's blocks after the default optimisation. */
     public TaskGraph optimizedGraph() {
-        return Optimization.optimize(graph, flatKeys());
+        return Optimization.optimize(SharedMoments.apply(graph), flatKeys());
     }
 
     /**
@@ -260,7 +261,7 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
             return compute(scheduler);
         }
         List<Key> keys = flatKeys();
-        Map<Key, Object> blocks = scheduler.compute(Optimization.optimize(graph, keys), keys);
+        Map<Key, Object> blocks = scheduler.compute(Optimization.optimize(SharedMoments.apply(graph), keys), keys);
         chunks.requireKnownShape("compute");
         return Blocks.array(joinBlocks(blocks, new int[ndim()], 0));
     }
@@ -282,7 +283,7 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
         HighLevelGraph merged = HighLevelGraph.merge(arrays.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
         List<Key> keys = new ArrayList<>();
         arrays.forEach(array -> keys.addAll(array.flatKeys()));
-        Map<Key, Object> blocks = scheduler.compute(Optimization.optimize(merged, keys), keys);
+        Map<Key, Object> blocks = scheduler.compute(Optimization.optimize(SharedMoments.apply(merged), keys), keys);
         return arrays.stream().map(array -> array.assemble(blocks)).toList();
     }
 

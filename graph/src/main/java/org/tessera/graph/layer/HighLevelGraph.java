@@ -69,6 +69,41 @@ public final class HighLevelGraph {
         return new HighLevelGraph(newLayers, newDependencies);
     }
 
+    /**
+     * This graph with layer {@code layer.name()}, which must be here, replaced by {@code layer} reading
+     * {@code layerDependencies}. The layers are put back in a topological order, the present one as
+     * far as it allows, since the new layer may read a layer that was added after the old one.
+     */
+    public HighLevelGraph replacing(Layer layer, Set<String> layerDependencies) {
+        if (!layers.containsKey(layer.name())) {
+            throw new IllegalArgumentException("the graph has no layer " + layer.name() + " to replace (it has " + layers.keySet() + ")");
+        }
+        Map<String, Set<String>> newDependencies = new LinkedHashMap<>(dependencies);
+        newDependencies.put(layer.name(), Set.copyOf(layerDependencies));
+        Map<String, Layer> sorted = new LinkedHashMap<>();
+        Set<String> visiting = new HashSet<>();
+        for (String name : layers.keySet()) {
+            addAfterDependencies(name, layer, newDependencies, sorted, visiting);
+        }
+        return new HighLevelGraph(sorted, newDependencies);
+    }
+
+    private void addAfterDependencies(String name, Layer replacement, Map<String, Set<String>> newDependencies, Map<String, Layer> sorted, Set<String> visiting) {
+        if (sorted.containsKey(name)) {
+            return;
+        }
+        if (!visiting.add(name)) {
+            throw new GraphException("replacing layer " + replacement.name() + " makes a cycle through layer " + name, List.of());
+        }
+        for (String dependency : newDependencies.getOrDefault(name, Set.of())) {
+            if (!layers.containsKey(dependency)) {
+                throw new IllegalArgumentException("layer " + name + " reads layer " + dependency + ", which the graph lacks (it has " + layers.keySet() + ")");
+            }
+            addAfterDependencies(dependency, replacement, newDependencies, sorted, visiting);
+        }
+        sorted.put(name, name.equals(replacement.name()) ? replacement : layers.get(name));
+    }
+
     public Map<String, Layer> layers() {
         return layers;
     }

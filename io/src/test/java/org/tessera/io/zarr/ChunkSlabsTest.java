@@ -167,4 +167,22 @@ class ChunkSlabsTest {
         long arrayBytes = shape[0] * shape[1] * Double.BYTES;
         assertTrue(allocated < arrayBytes / 4, "the sum allocated " + allocated + " bytes; the array holds " + arrayBytes);
     }
+
+    @Test
+    void meanAndStdTogetherPullEachStoredBlockThroughOnce() throws Exception {
+        assumeTrue(Blosc.defaults().decodesRanges(), "no system c-blosc here (apt-get install libblosc1)");
+        long[] shape = {2400, 500};
+        ZarrArray array = write("moments", ArrayMetadataV2.of(shape, CHUNKS, DType.FLOAT64));
+        ChunkedArray y = Zarr.fromZarr(array);
+        java.util.List<ChunkedArray> statistics = java.util.List.of(y.mean(0), y.std(0, 0));
+        ChunkedArray.computeAll(new SynchronousScheduler(), statistics);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        ChunkedArray.computeAll(new SynchronousScheduler(), statistics);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        // Read by two reductions, each block would be decoded whole and held for both (the whole array), and the
+        // std's deviations made whole as well; in strips, what is allocated is the reductions' small parts per row.
+        long arrayBytes = shape[0] * shape[1] * Double.BYTES;
+        assertTrue(allocated < arrayBytes, "mean and std allocated " + allocated + " bytes; the array holds " + arrayBytes);
+    }
 }
