@@ -211,8 +211,9 @@ public sealed interface Task extends Serializable {
     /** Evaluates the task, taking the values of referenced keys from {@code results}. */
     default Object evaluate(Function<Key, Object> results) throws Exception {
         if (this instanceof Call call) {
-            return call.function() instanceof Deferring deferring ? Deferred.force(evaluateDeferring(call, deferring, results))
-                    : call.function().apply(evaluateAll(call.arguments(), results));
+            // A function that asks for a scope gets the whole call in it, the calls nested in its arguments included.
+            Scoping scoping = call.function().scoping();
+            return scoping == null ? evaluateCall(call, results) : scoping.scope(() -> evaluateCall(call, results));
         }
         if (this instanceof Literal literal) {
             return literal.value();
@@ -221,6 +222,11 @@ public sealed interface Task extends Serializable {
             return results.apply(ref.key());
         }
         return evaluateAll(((TaskList) this).items(), results);
+    }
+
+    private static Object evaluateCall(Call call, Function<Key, Object> results) throws Exception {
+        return call.function() instanceof Deferring deferring ? Deferred.force(evaluateDeferring(call, deferring, results))
+                : call.function().apply(evaluateAll(call.arguments(), results));
     }
 
     /**

@@ -30,6 +30,14 @@ public interface TaskFunction extends Serializable {
         return false;
     }
 
+    /**
+     * The scope a task calling this function runs in, where the function asks for one (see
+     * {@link Scoping}); a fused function answers for the function it ends with. Null for none.
+     */
+    default Scoping scoping() {
+        return this instanceof Scoping scoping ? scoping : null;
+    }
+
     /** A function with a display name. */
     static TaskFunction named(String name, TaskFunction function) {
         return new Named(name, function, false);

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 
 import org.tessera.array.BlockGrid;
 import org.tessera.array.Blocks;
@@ -19,6 +20,7 @@ import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
 import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
+import org.tessera.graph.Scoping;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
@@ -69,7 +71,7 @@ public final class TreeReduction {
             counts.put(letters.charAt(axis), chunks.blockCount(axis));
         }
         String chunkName = kind.name() + "-chunk-" + token;
-        BlockwiseLayer chunkLayer = new BlockwiseLayer(chunkName, letters, new ChunkStep(kind, reduced, chunks),
+        BlockwiseLayer chunkLayer = new BlockwiseLayer(chunkName, letters, new ChunkStep(kind, reduced, chunks, scoped(x)),
                 List.of(BlockwiseArgument.blocks(x.name(), letters, x.numBlocks()), BlockwiseArgument.blockIndex(letters)), counts, null);
         HighLevelGraph graph = x.graph().with(chunkLayer, Set.of(x.name()));
 
@@ -268,13 +270,28 @@ public final class TreeReduction {
     }
 
     /**
+     * Whether the chunk steps over {@code x}'s blocks run their tasks in scratch memory: dense blocks
+     * of at least a strip. Below that a task's temporaries are small, and over 100,000 blocks of ten
+     * elements (W5) borrowing and returning a scratch per task cost 15 % of the run.
+     */
+    private static boolean scoped(ChunkedArray x) {
+        long largest = 1;
+        for (long length : x.chunks().largestBlock()) {
+            largest *= length;
+        }
+        return x.meta() instanceof NDArray && largest >= ChunkStep.STRIP_ELEMENTS;
+    }
+
+    /**
      * The chunk step: the partial of one block, which knows where the block sits. Given a deferred
      * block (the end of a fused chain that can compute parts of its block), it reduces the block in
      * strips along the first axis, each small enough to stay in cache with the chain's intermediate
      * parts, and joins the strips' partials: combined when the first axis is reduced, concatenated
      * when it is kept. No block of the chain is then ever made whole.
+     *
+     * @param scoped whether the task runs in scratch memory (see {@link #scope}): dense blocks of at least a strip
      */
-    record ChunkStep(ReductionKind kind, int[] axes, Chunks chunks) implements TaskFunction, Deferring {
+    record ChunkStep(ReductionKind kind, int[] axes, Chunks chunks, boolean scoped) implements TaskFunction, Deferring, Scoping {
         @Serial
         private static final long serialVersionUID = 1L;
         /**
@@ -289,6 +306,39 @@ public final class TreeReduction {
         @Override
         public boolean acceptsDeferred(int position) {
             return position == 0;
+        }
+
+        /**
+         * Over dense blocks of at least a strip, the whole fused task runs in scratch memory (see {@link Scratch}): the
+         * blocks its producers make whole (an enlarged block and its filtered values, say) are carved
+         * from slabs that the next task reuses, and only the partial, a row or a number, is copied out.
+         * Without it each task leaves blocks of megabytes to the collector, and the heap, with the
+         * process's resident memory, grows with the collector's pace rather than with what the tasks hold.
+         */
+        @Override
+        public Object scope(Callable<Object> task) throws Exception {
+            if (!scoped) {
+                return task.call();
+            }
+            Scratch scratch = Scratch.borrow();
+            try {
+                Object partial = scratch.call(task);
+                if (!(partial instanceof Object[] components)) {
+                    throw new IllegalStateException("a reduction's chunk step gave " + partial + ", not its partial's components");
+                }
+                Object[] kept = components.clone();
+                for (int component = 0; component < kept.length; component++) {
+                    if (kept[component] instanceof NDArray array) {
+                        kept[component] = array.copy();
+                    } else if (kept[component] != null && !(kept[component] instanceof Number)) {
+                        throw new IllegalStateException("a reduction's chunk step over dense blocks gave a part of type "
+                                + kept[component].getClass().getName() + ", which cannot be copied out of its scratch memory");
+                    }
+                }
+                return kept;
+            } finally {
+                scratch.giveBack();
+            }
         }
 
         @Override

@@ -11,6 +11,7 @@ import java.util.Set;
 
 import org.tessera.graph.Deferred;
 import org.tessera.graph.Deferring;
+import org.tessera.graph.Scoping;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseArgument.BlockIndex;
@@ -175,6 +176,12 @@ public final class BlockwiseFusion {
         @Override
         public Object apply(List<Object> arguments) throws Exception {
             return Deferred.force(applyDeferring(arguments));
+        }
+
+        /** The reader's scope (see {@link Scoping}), which the task that calls this function runs in. */
+        @Override
+        public Scoping scoping() {
+            return reader.scoping();
         }
 
         @Override
