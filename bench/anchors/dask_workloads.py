@@ -4,9 +4,11 @@ Dask's threaded scheduler on all cores: the anchor of `./tessera bench W*` and `
     /usr/bin/python3 bench/anchors/dask_workloads.py W1 [--json FILE] [--repeat R]
     /usr/bin/python3 bench/anchors/dask_workloads.py R1 --store DIR [--json FILE] [--repeat R]
     /usr/bin/python3 bench/anchors/dask_workloads.py make-store DIR
+    /usr/bin/python3 bench/anchors/dask_workloads.py H1 --store FILE [--json FILE] [--repeat R]
+    /usr/bin/python3 bench/anchors/dask_workloads.py make-h5 FILE
 
 Debian's python3-dask and python3-zarr (apt-get install python3-dask python3-zarr) provide Dask and
-zarr-python; /usr/bin/python3 is the interpreter they are installed for. The random streams differ
+zarr-python, python3-h5py the HDF5 workload's h5py; /usr/bin/python3 is the interpreter they are installed for. The random streams differ
 from Tessera's, so each check is statistical, with a tolerance any uniform [0, 1) stream meets.
 """
 import argparse
@@ -139,6 +141,32 @@ def make_store(path):
         uniform((STORED_SIDE, STORED_SIDE), (STORED_CHUNK, STORED_CHUNK), seed=7).to_zarr(path)
 
 
+def make_h5(path):
+    """H1's input, written by h5py: the same array as make_store's, dataset "y" in 2000 x 2000 chunks
+    with gzip (h5py's default level, 4) and byte shuffle. An existing file is kept; a new one is
+    written beside its path and renamed into place, so a half-written file is never taken as whole."""
+    if os.path.exists(path):
+        return
+    import h5py
+    source = uniform((STORED_SIDE, STORED_SIDE), (STORED_CHUNK, STORED_CHUNK), seed=7)
+    partial = path + ".partial"
+    with h5py.File(partial, "w") as file:
+        dataset = file.create_dataset("y", shape=source.shape, dtype="f8", chunks=(STORED_CHUNK, STORED_CHUNK),
+                                      compression="gzip", shuffle=True)
+        for row in range(0, STORED_SIDE, STORED_CHUNK):
+            dataset[row:row + STORED_CHUNK] = source[row:row + STORED_CHUNK].compute()
+    os.replace(partial, path)
+
+
+@workload
+def h1(options):
+    """R1 on an HDF5 file: h5py reads each chunk (h5py holds one lock for all its calls), Dask sums."""
+    import h5py
+    with h5py.File(options.store, "r") as file:
+        value = mean_of_stored(da.from_array(file["y"], chunks=(STORED_CHUNK, STORED_CHUNK)))
+    return value, near(value, 0.5, 1e-3)
+
+
 def stored(options):
     if not options.store:
         fail("the R workloads read a store: give --store DIR (written first when absent)")
@@ -204,22 +232,29 @@ def r7(options):
 
 def main():
     parser = argparse.ArgumentParser(description="Runs one chunked workload with Dask's threaded scheduler.")
-    parser.add_argument("workload", help="W1..W8, R1..R7, or make-store")
-    parser.add_argument("directory", nargs="?", help="make-store: where to write the store")
+    parser.add_argument("workload", help="W1..W8, R1..R7, H1, make-store or make-h5")
+    parser.add_argument("directory", nargs="?", help="make-store, make-h5: where to write the store or file")
     parser.add_argument("--json", dest="json_path")
     parser.add_argument("--repeat", type=int, default=1, help="timed runs; the median is reported (default 1)")
-    parser.add_argument("--store", help="R workloads: the Zarr v2 store to read (written first when absent)")
+    parser.add_argument("--store", help="R workloads: the Zarr v2 store to read; H1: the HDF5 file (written first when absent)")
     options = parser.parse_args()
     if options.workload == "make-store":
         if not options.directory:
             fail("make-store needs the directory to write")
         make_store(options.directory)
         return 0
+    if options.workload == "make-h5":
+        if not options.directory:
+            fail("make-h5 needs the file to write")
+        make_h5(options.directory)
+        return 0
     if options.workload not in WORKLOADS:
         fail(f"unknown workload {options.workload!r}; expected one of {', '.join(WORKLOADS)} or make-store")
     dask.config.set(scheduler="threads")
     if options.workload.startswith("R"):
         make_store(options.store or fail("the R workloads read a store: give --store DIR"))
+    if options.workload == "H1":
+        make_h5(options.store or fail("H1 reads an HDF5 file: give --store FILE"))
     seconds, value, passed = timed(lambda: WORKLOADS[options.workload](options), options.repeat)
     return report(options.workload, "dask", dask.__version__, seconds, value, passed, options.json_path,
                   params={"threads": os.cpu_count(), "store": options.store})

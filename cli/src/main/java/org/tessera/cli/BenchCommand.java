@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
         header = "Runs the workload suite of bench/WORKLOADS.md.",
         description = "Runs workloads of bench/WORKLOADS.md, each in its own JVM, and prints "
                 + "one JSON object per workload, as bench/anchors/dask_workloads.py and numpy_kernels.py do. 'all' is W1-W8 and N1-N6; "
-                + "R1-R7 read a stored array (--store), and AtA is the out-of-core A.T @ A over an 8 GB Zarr store (neither in 'all'). "
+                + "R1-R7 read a stored array (--store), H1 an HDF5 file (--store), and AtA is the out-of-core A.T @ A over an 8 GB Zarr store (neither in 'all'). "
                 + "Every chunked workload (W*, R*, AtA) runs with the same JVM options, those the tessera launcher gives every Tessera program; "
                 + "the in-memory kernels (N*) get a pre-touched 4 GB heap. TESSERA_JVM_OPTS adds options after them.")
 final class BenchCommand implements Callable<Integer> {
@@ -44,7 +44,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     private boolean help;
 
-    @Parameters(arity = "1..*", paramLabel = "WORKLOAD", description = "W1..W8, R1..R7, N1..N6, AtA, or all.")
+    @Parameters(arity = "1..*", paramLabel = "WORKLOAD", description = "W1..W8, R1..R7, H1, N1..N6, AtA, or all.")
     private List<String> workloads;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the result there: the object for one workload, an array of them for several.")
@@ -72,8 +72,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--keep", paramLabel = "DIR", description = "AtA only: keep the store in DIR, and reuse it when it already holds A.")
     private Path keep;
 
-    @Option(names = "--store", paramLabel = "DIR", description = "R1-R7 only: the Zarr v2 store to read, written by another tool "
-            + "(bench/anchors/dask_workloads.py make-store DIR); without it, each R workload writes the same array itself first.")
+    @Option(names = "--store", paramLabel = "DIR", description = "R1-R7: the Zarr v2 store to read, written by another tool "
+            + "(bench/anchors/dask_workloads.py make-store DIR); H1: the HDF5 file (make-h5 FILE); without it, each workload writes "
+            + "the same array itself first.")
     private Path store;
 
     private final WorkloadLauncher launcher;
@@ -100,8 +101,8 @@ final class BenchCommand implements Callable<Integer> {
         if (!names.contains("AtA") && (rows != null || columns != null || blockRows != null || keep != null)) {
             throw new ParameterException(spec.commandLine(), "--rows, --columns, --block-rows and --keep are options of AtA, which is not among " + names);
         }
-        if (store != null && names.stream().noneMatch(name -> name.startsWith("R"))) {
-            throw new ParameterException(spec.commandLine(), "--store is an option of R1-R7, which are not among " + names);
+        if (store != null && names.stream().noneMatch(name -> name.startsWith("R") || name.equals("H1"))) {
+            throw new ParameterException(spec.commandLine(), "--store is an option of R1-R7 and H1, which are not among " + names);
         }
         PrintWriter err = spec.commandLine().getErr();
         Path results = Files.createTempDirectory("tessera-bench-");
@@ -165,7 +166,7 @@ final class BenchCommand implements Callable<Integer> {
         } else {
             addIfGiven(arguments, "--repeat", repeat);
             addIfGiven(arguments, "--scheduler", scheduler.equals("threads") ? null : scheduler);
-            addIfGiven(arguments, "--store", name.startsWith("R") && store != null ? store.toAbsolutePath() : null);
+            addIfGiven(arguments, "--store", (name.startsWith("R") || name.equals("H1")) && store != null ? store.toAbsolutePath() : null);
         }
         return arguments;
     }

@@ -3,26 +3,17 @@ package org.tessera.bench.workload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import org.tessera.array.ChunkedArray;
-import org.tessera.array.RegionSource;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
 import org.tessera.io.zarr.Zarr;
 import org.tessera.io.zarr.ZarrArray;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
-import org.tessera.ndarray.dtype.DType;
 
 /**
  * R1-R7 of WORKLOADS.md: an operation on a stored Zarr v2 array y (uniform [0, 1) float64, 16000 x
@@ -35,7 +26,7 @@ import org.tessera.ndarray.dtype.DType;
  * all cores with no array work, measured in the same process after the timed runs, the least any
  * operation that reads the whole store can take.
  */
-final class StoredArrayWorkload implements Workload {
+final class StoredArrayWorkload implements StoredWorkload {
     static final long SIDE = 16_000;
     static final long CHUNK = 2_000;
     /** The warm-up's corner of the store: the same chunks, four by four of them (a quarter of the store). */
@@ -125,38 +116,10 @@ final class StoredArrayWorkload implements Workload {
         }
         Path directory = Files.createTempDirectory("tessera-" + name + "-warm-up-");
         try {
-            ChunkedArray corner = Creation.fromSource(new Corner(Zarr.open(store), new long[] {WARM_UP_SIDE, WARM_UP_SIDE}), ChunkSpec.of(CHUNK, CHUNK));
+            ChunkedArray corner = Creation.fromSource(new CornerSource(Zarr.open(store), new long[] {WARM_UP_SIDE, WARM_UP_SIDE}), ChunkSpec.of(CHUNK, CHUNK));
             operation.apply(corner, directory);
         } finally {
             DirectoryTrees.delete(directory);
-        }
-    }
-
-    /** The corner {@code [0, shape)} of a stored array, read as an array of its own. */
-    private record Corner(ZarrArray array, long[] shape) implements RegionSource {
-        @Override
-        public long[] shape() {
-            return shape.clone();
-        }
-
-        @Override
-        public DType dtype() {
-            return array.dtype();
-        }
-
-        @Override
-        public NDArray read(long[] start, long[] regionShape) {
-            return array.read(start, regionShape);
-        }
-
-        @Override
-        public Optional<SlabReader> slabs(long[] start, long[] regionShape) {
-            return array.slabs(start, regionShape);
-        }
-
-        @Override
-        public Object identity() {
-            return List.of("corner", array.identity(), Arrays.toString(shape));
         }
     }
 
@@ -176,35 +139,14 @@ final class StoredArrayWorkload implements Workload {
         }
     }
 
-    /**
-     * Seconds to read and decode every chunk of the store on all cores, nothing else: one task per
-     * chunk on a pool of one thread per core, as the threaded scheduler runs them.
-     */
-    double floorSeconds() throws IOException, InterruptedException {
-        ZarrArray array = Zarr.open(store);
-        int[] counts = array.chunkCounts();
-        int threads = Runtime.getRuntime().availableProcessors();
-        long start = System.nanoTime();
-        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-            List<Future<Long>> reads = new ArrayList<>();
-            for (int row = 0; row < counts[0]; row++) {
-                for (int column = 0; column < counts[1]; column++) {
-                    int[] index = {row, column};
-                    // Only the size is kept: the floor holds no more chunks than the pool decodes at once.
-                    reads.add(pool.submit(() -> array.readChunk(index).size()));
-                }
-            }
-            for (Future<Long> read : reads) {
-                read.get();
-            }
-        } catch (ExecutionException failure) {
-            throw new IOException("reading the chunks of " + store + " failed: " + failure.getCause(), failure.getCause());
-        }
-        return (System.nanoTime() - start) / 1e9;
+    /** Seconds to read and decode every chunk of the store on all cores, nothing else (see {@link ChunkFloor}). */
+    @Override
+    public double floorSeconds() throws IOException, InterruptedException {
+        return ChunkFloor.seconds(Zarr.open(store), CHUNK, store);
     }
 
-    /** Deletes the store this workload wrote itself; a store given with --store stays. */
-    void close() throws IOException {
+    @Override
+    public void close() throws IOException {
         if (writtenHere != null) {
             DirectoryTrees.delete(writtenHere);
         }

@@ -48,6 +48,7 @@ public final class WorkloadRunner {
     public static List<String> names() {
         List<String> names = new ArrayList<>(WORKLOADS.keySet());
         names.addAll(StoredArrayWorkload.all(null).keySet());
+        names.add("H1");
         names.add("AtA");
         return List.copyOf(names);
     }
@@ -61,6 +62,7 @@ public final class WorkloadRunner {
         if (arguments.length == 0 || !names().contains(arguments[0])) {
             System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R] [--scheduler threads|sync|spark]   (NAME one of " + WORKLOADS.keySet() + ")\n"
                     + "       tessera bench R1..R7 [--store DIR] [--json FILE] [--repeat R] [--scheduler threads|sync|spark]\n"
+                    + "       tessera bench H1 [--store FILE.h5] [--json FILE] [--repeat R] [--scheduler threads|sync|spark]\n"
                     + "       tessera bench AtA [--rows N] [--columns M] [--block-rows R] [--keep DIR] [--json FILE]");
             System.exit(2);
         }
@@ -72,8 +74,8 @@ public final class WorkloadRunner {
         // Every chunked workload computes with the default scheduler, so choosing one is setting it.
         ChunkedArray.setDefaultScheduler(Schedulers.named(scheduler));
         Map<String, Object> measured;
-        if (arguments[0].startsWith("R")) {
-            StoredArrayWorkload stored = StoredArrayWorkload.all(store).get(arguments[0]);
+        if (arguments[0].startsWith("R") || arguments[0].equals("H1")) {
+            StoredWorkload stored = arguments[0].equals("H1") ? new StoredHdf5Workload(store) : StoredArrayWorkload.all(store).get(arguments[0]);
             try {
                 measured = measure(stored, repeat);
                 measured.put("floor_seconds", stored.floorSeconds());

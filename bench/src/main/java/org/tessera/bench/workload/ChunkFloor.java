@@ -1,0 +1,46 @@
+package org.tessera.bench.workload;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.tessera.array.RegionSource;
+
+/**
+ * The floor of a stored-data workload: seconds to read and decode every chunk of a stored square
+ * array on all cores with no array work, one task per chunk on a pool of one thread per core, as
+ * the threaded scheduler runs them. Only each chunk's size is kept, so the floor holds no more
+ * chunks than the pool decodes at once.
+ */
+final class ChunkFloor {
+    private ChunkFloor() {
+    }
+
+    /** The floor of {@code source}, a 2-D array stored in square chunks of side {@code chunk}; {@code where} names it in errors. */
+    static double seconds(RegionSource source, long chunk, Path where) throws IOException, InterruptedException {
+        long[] shape = source.shape();
+        int threads = Runtime.getRuntime().availableProcessors();
+        long start = System.nanoTime();
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            List<Future<Long>> reads = new ArrayList<>();
+            for (long row = 0; row < shape[0]; row += chunk) {
+                for (long column = 0; column < shape[1]; column += chunk) {
+                    long[] from = {row, column};
+                    long[] size = {Math.min(chunk, shape[0] - row), Math.min(chunk, shape[1] - column)};
+                    reads.add(pool.submit(() -> source.read(from, size).size()));
+                }
+            }
+            for (Future<Long> read : reads) {
+                read.get();
+            }
+        } catch (ExecutionException failure) {
+            throw new IOException("reading the chunks of " + where + " failed: " + failure.getCause(), failure.getCause());
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+}
