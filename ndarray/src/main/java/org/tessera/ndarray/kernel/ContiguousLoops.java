@@ -140,7 +140,9 @@ public final class ContiguousLoops {
      */
     public static double pairwiseSum(DType dtype, MemorySegment segment, long offset, long byteStride, long count) {
         if (dtype == DType.FLOAT64 && byteStride == 8 && count > 128) {
-            return pairwiseSumContiguousFloat64(segment, offset, count);
+            VectorMath vectors = VectorMath.selected();
+            return vectors.sumsPairwise(segment, offset, count) ? vectors.pairwiseSum(segment, offset, count)
+                    : pairwiseSumContiguousFloat64(segment, offset, count);
         }
         // A short run is one bulk copy and a sum over a Java array (the same additions in the same
         // order): before the JIT compiles the loop, each memory access costs more than the addition,

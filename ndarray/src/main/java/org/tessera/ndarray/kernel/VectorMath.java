@@ -79,6 +79,19 @@ public interface VectorMath {
         return false;
     }
 
+    /** Whether {@link #pairwiseSum} sums these {@code count} float64 values from byte {@code offset} of {@code segment}. */
+    default boolean sumsPairwise(MemorySegment segment, long offset, long count) {
+        return false;
+    }
+
+    /**
+     * NumPy's pairwise sum of {@code count} contiguous float64 values, bit for bit: runs of up to 128
+     * in eight interleaved partial sums, halves above that; only where {@link #sumsPairwise} says so.
+     */
+    default double pairwiseSum(MemorySegment segment, long offset, long count) {
+        throw new UnsupportedOperationException(name() + " has no pairwise sum");
+    }
+
     /** The provider in use: the first that loads, else {@link #scalar()}. */
     static VectorMath selected() {
         return Selection.SELECTED;
