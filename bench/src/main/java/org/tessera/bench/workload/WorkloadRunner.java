@@ -138,13 +138,14 @@ public final class WorkloadRunner {
 
     /**
      * Where the figures come from, since they move between CPUs and JVM settings: the CPU model, the
-     * SIMD kernels in use (the Vector API provider names its vector width; HotSpot's -XX:UseAVX
-     * caps it), the BLAS, the JVM's options and the Java version.
+     * SIMD kernels in use (the Vector API provider names its vector width, and each kernel family's;
+     * HotSpot's -XX:UseAVX caps them), the BLAS, the JVM's options and the Java version.
      */
     static Map<String, Object> machine() {
         Map<String, Object> machine = new LinkedHashMap<>();
         machine.put("cpu", cpuModel());
         machine.put("simd", VectorMath.selected().name());
+        machine.put("simd_kernels", new TreeMap<>(VectorMath.selected().kernelWidths()));
         machine.put("use_avx", hotSpotOption("UseAVX"));
         machine.put("blas", Blas.selected().name());
         machine.put("jvm_options", ManagementFactory.getRuntimeMXBean().getInputArguments());

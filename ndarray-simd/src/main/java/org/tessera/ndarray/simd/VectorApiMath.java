@@ -34,6 +34,13 @@ public final class VectorApiMath implements VectorMath {
     }
 
     @Override
+    public java.util.Map<String, String> kernelWidths() {
+        String width = SPECIES.vectorBitSize() + "-bit";
+        return java.util.Map.of("arithmetic", width, "exp_log", width, "uniform", LONG_SPECIES.vectorBitSize() + "-bit",
+                "pairwise_sum", QUARTER.vectorBitSize() + "-bit");
+    }
+
+    @Override
     public void apply(Function function, double[] input, double[] output, int count) {
         // One loop per operator: the lane-wise operation is compiled to its SVML stub only when the
         // operator is a constant at the call site.

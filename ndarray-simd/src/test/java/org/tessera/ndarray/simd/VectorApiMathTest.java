@@ -170,6 +170,8 @@ class VectorApiMathTest {
         }
         assertFalse(vector.sumsPairwise(MemorySegment.ofArray(new double[8]), 0, 8), "a double[] is not the long[] the lanes read");
         assertFalse(vector.sumsPairwise(segment, 4, 8), "a misaligned start");
+        assertEquals("256-bit", vector.kernelWidths().get("pairwise_sum"), "the pairwise sum's vectors, at any level");
+        assertEquals(vector.name().substring("vector-api-".length()) + "-bit", vector.kernelWidths().get("arithmetic"));
     }
 
     /** Native, read-only, misaligned or too short memory is declined with nothing written, so the caller's own loop runs. */

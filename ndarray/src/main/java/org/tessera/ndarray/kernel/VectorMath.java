@@ -51,6 +51,15 @@ public interface VectorMath {
     /** A short name for benchmark output: {@code "scalar"} or the provider's. */
     String name();
 
+    /**
+     * The SIMD width each family of kernels runs at, by family (arithmetic, exp and log, the uniform
+     * generator, the pairwise sum): "scalar" or the vector's bits. Benchmark results name it, since
+     * the figures move with it and a provider may use a narrower vector where that is faster.
+     */
+    default java.util.Map<String, String> kernelWidths() {
+        return java.util.Map.of("arithmetic", "scalar", "exp_log", "scalar", "uniform", "scalar", "pairwise_sum", "scalar");
+    }
+
     /** {@code output[i] = function(input[i])} for {@code i < count}. */
     void apply(Function function, double[] input, double[] output, int count);
 
