@@ -28,6 +28,7 @@ import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.reduction.ChunkedStatistics;
 import org.tessera.array.reduction.ChunkedStatistics.Request;
 import org.tessera.array.reduction.CumulativeScan;
+import org.tessera.array.reduction.SharedMoments;
 import org.tessera.array.render.ChunkSvg;
 import org.tessera.array.reshape.Reshape;
 import org.tessera.array.reshape.Transpose;
@@ -49,7 +50,6 @@ import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
-import org.tessera.array.reduction.SharedMoments;
 import org.tessera.graph.optimize.Optimization;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
@@ -233,7 +233,12 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
 
     /** The low-level graph of this array's blocks after the default optimisation. */
     public TaskGraph optimizedGraph() {
-        return Optimization.optimize(SharedMoments.apply(graph), flatKeys());
+        return optimized(graph, flatKeys());
+    }
+
+    /** The task graph that computes {@code keys} of {@code graph}: the array-level rewrites, then the graph's optimisation. */
+    private static TaskGraph optimized(HighLevelGraph graph, List<Key> keys) {
+        return Optimization.optimize(SharedMoments.apply(graph), keys);
     }
 
     /**
@@ -261,7 +266,7 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
             return compute(scheduler);
         }
         List<Key> keys = flatKeys();
-        Map<Key, Object> blocks = scheduler.compute(Optimization.optimize(SharedMoments.apply(graph), keys), keys);
+        Map<Key, Object> blocks = scheduler.compute(optimized(graph, keys), keys);
         chunks.requireKnownShape("compute");
         return Blocks.array(joinBlocks(blocks, new int[ndim()], 0));
     }
@@ -283,7 +288,7 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
         HighLevelGraph merged = HighLevelGraph.merge(arrays.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
         List<Key> keys = new ArrayList<>();
         arrays.forEach(array -> keys.addAll(array.flatKeys()));
-        Map<Key, Object> blocks = scheduler.compute(Optimization.optimize(SharedMoments.apply(merged), keys), keys);
+        Map<Key, Object> blocks = scheduler.compute(optimized(merged, keys), keys);
         return arrays.stream().map(array -> array.assemble(blocks)).toList();
     }
 

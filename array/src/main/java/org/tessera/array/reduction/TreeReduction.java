@@ -326,19 +326,26 @@ public final class TreeReduction {
                 if (!(partial instanceof Object[] components)) {
                     throw new IllegalStateException("a reduction's chunk step gave " + partial + ", not its partial's components");
                 }
-                Object[] kept = components.clone();
-                for (int component = 0; component < kept.length; component++) {
-                    if (kept[component] instanceof NDArray array) {
-                        kept[component] = array.copy();
-                    } else if (kept[component] != null && !(kept[component] instanceof Number)) {
-                        throw new IllegalStateException("a reduction's chunk step over dense blocks gave a part of type "
-                                + kept[component].getClass().getName() + ", which cannot be copied out of its scratch memory");
-                    }
-                }
-                return kept;
+                return copiedOut(components);
             } finally {
                 scratch.giveBack();
             }
+        }
+
+        /** A partial computed in scratch memory, its arrays copied out of it (numbers need no copy). */
+        private static <T> T[] copiedOut(T[] partial) {
+            T[] kept = partial.clone();
+            for (int component = 0; component < kept.length; component++) {
+                if (kept[component] instanceof NDArray array) {
+                    @SuppressWarnings("unchecked")
+                    T copy = (T) array.copy();
+                    kept[component] = copy;
+                } else if (kept[component] != null && !(kept[component] instanceof Number)) {
+                    throw new IllegalStateException("a reduction's chunk step over dense blocks gave a part of type "
+                            + kept[component].getClass().getName() + ", which cannot be copied out of its scratch memory");
+                }
+            }
+            return kept;
         }
 
         @Override
@@ -368,10 +375,8 @@ public final class TreeReduction {
                     long[] stripStart = blockStart.clone();
                     stripStart[0] += row;
                     // The strip's parts live in scratch memory that the next strip reuses; its partial is copied out.
-                    NDArray[] partial = scratch.call(() -> kind.chunk(block.part(start, stripShape), axes, new ReductionKind.BlockPlace(stripStart, chunks.shape())));
-                    for (int component = 0; component < partial.length; component++) {
-                        partial[component] = partial[component].copy();
-                    }
+                    NDArray[] partial = copiedOut(scratch.call(() -> kind.chunk(block.part(start, stripShape), axes,
+                            new ReductionKind.BlockPlace(stripStart, chunks.shape()))));
                     scratch.reset();
                     partials.add(partial);
                     if (firstAxisReduced && partials.size() == COMBINE_EVERY) {

@@ -21,7 +21,7 @@ import java.util.Locale;
  * @param blockSize      bytes per block, or 0 to let Blosc choose
  */
 public record Blosc(String compressorName, int level, Shuffle shuffle, int typeSize, int blockSize) implements ByteCodec {
-    private static final ValueLayout.OfInt LITTLE_ENDIAN_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfInt LITTLE_ENDIAN_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** Blosc's filters; numcodecs numbers them -1 (auto), 0, 1 and 2. */
     public enum Shuffle {
@@ -104,7 +104,7 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
     /** Through the system c-blosc: no byte arrays, no copies; bytes after the frame are ignored. */
     @Override
     public void decodeInto(MemorySegment data, MemorySegment target) throws IOException {
-        BloscLibrary.instance().orElseThrow(() -> new UnsupportedOperationException("blosc: no system c-blosc (libblosc1) was found")).decode(data, target);
+        library().decode(data, target);
     }
 
     /** Through the system c-blosc, where one loads: a frame's internal blocks decode on their own. */
@@ -120,8 +120,11 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
 
     @Override
     public void decodeRangeInto(MemorySegment data, long decodedSize, long offset, MemorySegment target) throws IOException {
-        BloscLibrary.instance().orElseThrow(() -> new UnsupportedOperationException("blosc: no system c-blosc (libblosc1) was found"))
-                .decodeRange(data, decodedSize, offset, target);
+        library().decodeRange(data, decodedSize, offset, target);
+    }
+
+    private static BloscLibrary library() {
+        return BloscLibrary.instance().orElseThrow(() -> new UnsupportedOperationException("blosc: no system c-blosc (libblosc1) was found"));
     }
 
     /**

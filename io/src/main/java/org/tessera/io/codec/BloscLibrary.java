@@ -102,10 +102,7 @@ final class BloscLibrary {
         if (decodedSize != target.byteSize()) {
             throw new IOException("blosc: the frame decodes to " + decodedSize + " bytes, but the chunk holds " + target.byteSize());
         }
-        int itemSize = Byte.toUnsignedInt(frame.get(ValueLayout.JAVA_BYTE, 3));
-        if (itemSize == 0) {
-            throw new IOException("blosc: the frame's header gives an item size of 0");
-        }
+        int itemSize = itemSize(frame);
         if (decodedSize % itemSize != 0) {
             throw new IOException("blosc: " + decodedSize + " decoded bytes are not a whole number of " + itemSize + "-byte items");
         }
@@ -135,10 +132,7 @@ final class BloscLibrary {
         if (decodedSize != expectedSize) {
             throw new IOException("blosc: the frame decodes to " + decodedSize + " bytes, but the chunk holds " + expectedSize);
         }
-        int itemSize = Byte.toUnsignedInt(frame.get(ValueLayout.JAVA_BYTE, 3));
-        if (itemSize == 0) {
-            throw new IOException("blosc: the frame's header gives an item size of 0");
-        }
+        int itemSize = itemSize(frame);
         if (offset < 0 || offset + target.byteSize() > decodedSize || offset % itemSize != 0 || target.byteSize() % itemSize != 0) {
             throw new IOException("blosc: cannot decode bytes " + offset + " to " + (offset + target.byteSize()) + " of a " + decodedSize
                     + "-byte frame of " + itemSize + "-byte items");
@@ -146,10 +140,19 @@ final class BloscLibrary {
         decodePieces(frame, offset / itemSize, itemSize, target);
     }
 
+    /** The frame's item size (header byte 3), which c-blosc's item positions count in. */
+    private static int itemSize(MemorySegment frame) throws IOException {
+        int itemSize = Byte.toUnsignedInt(frame.get(ValueLayout.JAVA_BYTE, 3));
+        if (itemSize == 0) {
+            throw new IOException("blosc: the frame's header gives an item size of 0");
+        }
+        return itemSize;
+    }
+
     /** The size of the frame's internal blocks, each decoded on its own (header bytes 8..11), after checking the header is there. */
     static long blockBytes(MemorySegment frame) throws IOException {
         Blosc.frameLength(frame);
-        long blockBytes = Integer.toUnsignedLong(frame.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 8));
+        long blockBytes = Integer.toUnsignedLong(frame.get(Blosc.LITTLE_ENDIAN_INT, 8));
         if (blockBytes == 0) {
             throw new IOException("blosc: the frame's header gives a block size of 0");
         }
