@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.tessera.bench.workload.DirectoryTrees;
 import org.tessera.bench.workload.Schedulers;
 import org.tessera.bench.workload.WorkloadRunner;
+import org.tessera.dashboard.Dashboard;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -56,6 +57,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", paramLabel = "R", description = "Timed runs per workload (default: 3 for N*, 1 for W*).")
     private Integer repeat;
+
+    @Option(names = "--dashboard", paramLabel = "PORT", arity = "0..1", fallbackValue = "" + Dashboard.DEFAULT_PORT,
+            description = "Serve a live dashboard of each workload's run on this loopback port (default ${FALLBACK-VALUE}; 0 takes a free one).")
+    private Integer dashboardPort;
 
     @Option(names = {"-q", "--quiet"}, description = "Print only the results, not which JVM runs each workload.")
     private boolean quiet;
@@ -100,6 +105,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (!names.contains("AtA") && (rows != null || columns != null || blockRows != null || keep != null)) {
             throw new ParameterException(spec.commandLine(), "--rows, --columns, --block-rows and --keep are options of AtA, which is not among " + names);
+        }
+        if (dashboardPort != null && names.contains("AtA")) {
+            throw new ParameterException(spec.commandLine(), "--dashboard is not an option of AtA; ./tessera demo --dashboard shows the same job");
         }
         if (store != null && names.stream().noneMatch(name -> name.startsWith("R") || name.equals("H1"))) {
             throw new ParameterException(spec.commandLine(), "--store is an option of R1-R7 and H1, which are not among " + names);
@@ -165,6 +173,7 @@ final class BenchCommand implements Callable<Integer> {
             addIfGiven(arguments, "--keep", keep);
         } else {
             addIfGiven(arguments, "--repeat", repeat);
+            addIfGiven(arguments, "--dashboard", dashboardPort);
             addIfGiven(arguments, "--scheduler", scheduler.equals("threads") ? null : scheduler);
             addIfGiven(arguments, "--store", (name.startsWith("R") || name.equals("H1")) && store != null ? store.toAbsolutePath() : null);
         }

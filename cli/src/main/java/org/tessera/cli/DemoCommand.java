@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 import org.tessera.bench.workload.RandomZarrMatrix;
+import org.tessera.dashboard.Dashboard;
 import org.tessera.graph.schedule.Callback;
 import org.tessera.graph.schedule.ProgressBar;
 import picocli.CommandLine.Command;
@@ -46,6 +47,11 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No progress bars.")
     private boolean quiet;
 
+    @Option(names = "--dashboard", paramLabel = "PORT", arity = "0..1", fallbackValue = "" + Dashboard.DEFAULT_PORT,
+            description = "Serve a live dashboard of the run on this loopback port (default ${FALLBACK-VALUE}; 0 takes a free one), and save it "
+                    + "as dashboard.html next to the data.")
+    private Integer dashboardPort;
+
     @Override
     public Integer call() throws IOException {
         if (size.bytes() < MINIMUM_BYTES) {
@@ -57,11 +63,16 @@ final class DemoCommand implements Callable<Integer> {
         RandomZarrMatrix matrix = OutOfCoreDemo.matrix(size.bytes());
         out.printf(Locale.ROOT, "A: %,d x %,d float64 (%s) in blocks of %,d rows, Zarr v2 in %s; heap limit %s%n", matrix.rows(), matrix.columns(),
                 ByteSize.format(matrix.bytes()), matrix.blockRows(), where, ByteSize.format(Runtime.getRuntime().maxMemory()));
-        out.println("writing A, then computing A.T @ A, mean(A, axis=0) and std(A, axis=0) from the store...");
-        out.flush();
-        OutOfCoreDemo.Report report = OutOfCoreDemo.run(matrix, where, keep, progress);
-        report(out, report);
-        return report.isPlausible() ? 0 : 1;
+        try (Dashboard dashboard = dashboardPort == null ? null : Dashboard.open(dashboardPort)) {
+            if (dashboard != null) {
+                out.println("dashboard " + dashboard.url());
+            }
+            out.println("writing A, then computing A.T @ A, mean(A, axis=0) and std(A, axis=0) from the store...");
+            out.flush();
+            OutOfCoreDemo.Report report = OutOfCoreDemo.run(matrix, where, keep, progress, dashboard);
+            report(out, report);
+            return report.isPlausible() ? 0 : 1;
+        }
     }
 
     private static void report(PrintWriter out, OutOfCoreDemo.Report report) {
@@ -79,6 +90,9 @@ final class DemoCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "wall     %.2f s; peak memory %s resident (VmHWM)%n", report.wallSeconds(), ByteSize.format(report.peakResidentBytes()));
         out.println("diagram  " + report.svg());
         out.println("profile  " + report.profile() + " (open in https://ui.perfetto.dev or chrome://tracing)");
+        if (report.dashboardPage() != null) {
+            out.println("dashboard " + report.dashboardPage() + " (the page as it ended, one file)");
+        }
         out.println(report.storeKept() ? "store    " + report.directory().resolve("A.zarr") + " (kept)" : "store    deleted (--keep keeps it)");
         out.flush();
     }

@@ -10,6 +10,7 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.bench.workload.DirectoryTrees;
 import org.tessera.bench.workload.ProcessMemory;
 import org.tessera.bench.workload.RandomZarrMatrix;
+import org.tessera.dashboard.Dashboard;
 import org.tessera.graph.schedule.Callback;
 import org.tessera.graph.schedule.Profiler;
 import org.tessera.graph.schedule.ThreadedScheduler;
@@ -35,7 +36,7 @@ final class OutOfCoreDemo {
     /** What the demo measured, and where it left its files. */
     record Report(RandomZarrMatrix matrix, Path directory, boolean storeReused, double writeSeconds, double computeSeconds, double checksum,
                   double traceOverElements, double meanOfMeans, double meanOfDeviations, long peakResidentBytes,
-                  Path svg, Path profile, boolean storeKept) {
+                  Path svg, Path profile, Path dashboardPage, boolean storeKept) {
 
         double gflops() {
             return matrix.gramFlops() / computeSeconds / 1e9;
@@ -62,22 +63,23 @@ final class OutOfCoreDemo {
 
     /**
      * Runs the demo on {@code matrix} with its store in {@code directory} (created if missing), with
-     * a fresh progress callback from {@code progress} for each of the two computations. The store is
-     * deleted at the end unless {@code keepStore}; the diagram and the profile stay, being small.
+     * a fresh progress callback from {@code progress} for each of the two computations, and the
+     * dashboard, when there is one, watching both. The store is deleted at the end unless
+     * {@code keepStore}; the diagram, the profile and the dashboard's page stay, being small.
      */
-    static Report run(RandomZarrMatrix matrix, Path directory, boolean keepStore, Supplier<Callback> progress) throws IOException {
+    static Report run(RandomZarrMatrix matrix, Path directory, boolean keepStore, Supplier<Callback> progress, Dashboard dashboard) throws IOException {
         Files.createDirectories(directory);
         Path store = directory.resolve("A.zarr");
         Profiler profiler = new Profiler();
         try {
             // A store kept by an earlier run (--keep) that already holds this matrix is read as it is.
             boolean reused = matrix.isHeldBy(store);
-            double writeSeconds = reused ? 0 : matrix.write(store, StoreOptions.defaults().withScheduler(scheduler(profiler, progress)));
+            double writeSeconds = reused ? 0 : matrix.write(store, StoreOptions.defaults().withScheduler(scheduler(profiler, progress, dashboard)));
 
             long start = System.nanoTime();
             ChunkedArray a = Zarr.fromZarr(store);
             // One graph for the three results, so each block is read from disk once and feeds all three.
-            List<NDArray> results = ChunkedArray.computeAll(scheduler(profiler, progress), List.of(a.T().matmul(a), a.mean(0), a.std(0, 0)));
+            List<NDArray> results = ChunkedArray.computeAll(scheduler(profiler, progress, dashboard), List.of(a.T().matmul(a), a.mean(0), a.std(0, 0)));
             double computeSeconds = (System.nanoTime() - start) / 1e9;
 
             NDArray gram = results.get(0);
@@ -89,9 +91,14 @@ final class OutOfCoreDemo {
             Files.writeString(svg, a.toSvg());
             Path profile = directory.resolve("profile.json");
             profiler.writeChromeTrace(profile);
+            Path dashboardPage = null;
+            if (dashboard != null) {
+                dashboardPage = directory.resolve("dashboard.html");
+                dashboard.saveHtml(dashboardPage);
+            }
             return new Report(matrix, directory, reused, writeSeconds, computeSeconds, NDArrays.sum(gram).getDouble(),
                     trace / ((double) matrix.rows() * matrix.columns()), meanOf(results.get(1)), meanOf(results.get(2)),
-                    ProcessMemory.peakResidentBytes(), svg, profile, keepStore);
+                    ProcessMemory.peakResidentBytes(), svg, profile, dashboardPage, keepStore);
         } finally {
             if (!keepStore) {
                 DirectoryTrees.delete(store);
@@ -99,8 +106,9 @@ final class OutOfCoreDemo {
         }
     }
 
-    private static ThreadedScheduler scheduler(Profiler profiler, Supplier<Callback> progress) {
-        return ThreadedScheduler.builder().callback(profiler).callback(progress.get()).build();
+    private static ThreadedScheduler scheduler(Profiler profiler, Supplier<Callback> progress, Dashboard dashboard) {
+        ThreadedScheduler.Builder builder = ThreadedScheduler.builder().callback(profiler).callback(progress.get());
+        return (dashboard == null ? builder : builder.callback(dashboard)).build();
     }
 
     private static double meanOf(NDArray values) {

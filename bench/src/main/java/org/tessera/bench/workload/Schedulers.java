@@ -3,6 +3,7 @@ package org.tessera.bench.workload;
 import java.lang.reflect.InvocationTargetException;
 import java.util.List;
 
+import org.tessera.graph.schedule.Callback;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.SynchronousScheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
@@ -41,12 +42,34 @@ public final class Schedulers {
 
     /** A new scheduler of that name; see {@link #requireAvailable} for the exceptions. */
     public static Scheduler named(String name) {
+        return named(name, List.of());
+    }
+
+    /** A new scheduler of that name that feeds {@code callbacks} (a dashboard, a progress bar). */
+    public static Scheduler named(String name, List<Callback> callbacks) {
         return switch (name) {
-            case "threads" -> new ThreadedScheduler();
-            case "sync" -> new SynchronousScheduler();
-            case "spark" -> localSpark();
+            case "threads" -> {
+                ThreadedScheduler.Builder builder = ThreadedScheduler.builder();
+                callbacks.forEach(builder::callback);
+                yield builder.build();
+            }
+            case "sync" -> new SynchronousScheduler(callbacks.toArray(Callback[]::new));
+            case "spark" -> withCallbacks(localSpark(), callbacks);
             default -> throw unknown(name);
         };
+    }
+
+    /** {@code spark.withCallback(c)} for each callback, by reflection as the rest of Spark here. */
+    private static Scheduler withCallbacks(Scheduler spark, List<Callback> callbacks) {
+        Scheduler watched = spark;
+        for (Callback callback : callbacks) {
+            try {
+                watched = (Scheduler) watched.getClass().getMethod("withCallback", Callback.class).invoke(watched, callback);
+            } catch (ReflectiveOperationException | ClassCastException mismatch) {
+                throw new IllegalStateException("the spark module on the class path has no SparkScheduler.withCallback(Callback): " + mismatch, mismatch);
+            }
+        }
+        return watched;
     }
 
     private static IllegalArgumentException unknown(String name) {

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import com.sun.management.HotSpotDiagnosticMXBean;
 
 import org.tessera.array.ChunkedArray;
+import org.tessera.dashboard.Dashboard;
 import org.tessera.ndarray.blas.Blas;
 import org.tessera.ndarray.kernel.VectorMath;
 
@@ -60,7 +61,7 @@ public final class WorkloadRunner {
             return;
         }
         if (arguments.length == 0 || !names().contains(arguments[0])) {
-            System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R] [--scheduler threads|sync|spark]   (NAME one of " + WORKLOADS.keySet() + ")\n"
+            System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R] [--scheduler threads|sync|spark] [--dashboard PORT]   (NAME one of " + WORKLOADS.keySet() + ")\n"
                     + "       tessera bench R1..R7 [--store DIR] [--json FILE] [--repeat R] [--scheduler threads|sync|spark]\n"
                     + "       tessera bench H1 [--store FILE.h5] [--json FILE] [--repeat R] [--scheduler threads|sync|spark]\n"
                     + "       tessera bench AtA [--rows N] [--columns M] [--block-rows R] [--keep DIR] [--json FILE]");
@@ -71,8 +72,12 @@ public final class WorkloadRunner {
         Path json = option(options, "--json").map(Path::of).orElse(null);
         int repeat = option(options, "--repeat").map(Integer::parseInt).orElse(arguments[0].startsWith("N") ? 3 : 1);
         String scheduler = option(options, "--scheduler").orElse("threads");
+        Dashboard dashboard = option(options, "--dashboard").map(port -> Dashboard.open(Integer.parseInt(port))).orElse(null);
+        if (dashboard != null) {
+            System.err.println("tessera bench: dashboard at " + dashboard.url());
+        }
         // Every chunked workload computes with the default scheduler, so choosing one is setting it.
-        ChunkedArray.setDefaultScheduler(Schedulers.named(scheduler));
+        ChunkedArray.setDefaultScheduler(Schedulers.named(scheduler, dashboard == null ? List.of() : List.of(dashboard)));
         Map<String, Object> measured;
         if (arguments[0].startsWith("R") || arguments[0].equals("H1")) {
             StoredWorkload stored = arguments[0].equals("H1") ? new StoredHdf5Workload(store) : StoredArrayWorkload.all(store).get(arguments[0]);
@@ -85,10 +90,15 @@ public final class WorkloadRunner {
         } else {
             measured = measure(WORKLOADS.get(arguments[0]).get(), repeat);
         }
-        if (!scheduler.equals("threads")) {
+        if (!scheduler.equals("threads") || dashboard != null) {
             Map<String, Object> params = new LinkedHashMap<>();
             ((Map<?, ?>) measured.get("params")).forEach((key, value) -> params.put(key.toString(), value));
-            params.put("scheduler", scheduler);
+            if (!scheduler.equals("threads")) {
+                params.put("scheduler", scheduler);
+            }
+            if (dashboard != null) {
+                params.put("dashboard", true);
+            }
             measured.put("params", params);
         }
         String result = toJson(measured);

@@ -1,13 +1,24 @@
 package org.tessera.graph.schedule;
 
+import java.util.List;
+
 import org.tessera.graph.Key;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.memory.MemoryBudget;
 
 /**
- * Hooks into a computation, as Dask's callbacks: a progress bar and a profiler are the two users.
- * Methods run on the scheduler's threads, so implementations must be thread-safe and quick.
+ * Hooks into a computation, as Dask's callbacks: a progress bar, a profiler and the dashboard are
+ * the users. Methods run on the scheduler's threads, so implementations must be thread-safe and
+ * quick; {@link #resultsHeld} and {@link #spilled} run while the scheduler holds its lock.
  */
 public interface Callback {
+
+    /**
+     * Before {@link #start}: who runs the tasks (worker {@code i} of the task events is
+     * {@code workers.get(i)}, a thread or an executor's slot) and the computation's memory budget.
+     */
+    default void configured(List<String> workers, MemoryBudget budget) {
+    }
 
     /** Before the first task; {@code graph} holds just the tasks that will run. */
     default void start(TaskGraph graph) {
@@ -19,6 +30,14 @@ public interface Callback {
 
     /** After {@code key}'s task ran; {@code failure} is null when it succeeded. */
     default void afterTask(Key key, int worker, Throwable failure) {
+    }
+
+    /** After the results held in memory changed: their bytes (as {@code SizeOf} estimates them) and count, spilled ones included in the count. */
+    default void resultsHeld(long bytesInMemory, int liveResults) {
+    }
+
+    /** After {@code key}'s result was written to disk because the memory budget was reached. */
+    default void spilled(Key key, long bytes) {
     }
 
     /** After the last task, or after the failure or cancellation that ended the computation. */

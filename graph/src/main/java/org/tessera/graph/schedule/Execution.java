@@ -31,6 +31,7 @@ final class Execution {
 
     private final List<Callback> callbacks;
     private final int workerCount;
+    private final MemoryBudget budget;
     private final long budgetBytes;
     private final boolean budgeted;
     private final Path spillDirectory;
@@ -74,6 +75,7 @@ final class Execution {
         this.graph = fullGraph;
         this.callbacks = callbacks;
         this.workerCount = workerCount;
+        this.budget = budget;
         this.budgetBytes = budget.bytes();
         this.budgeted = !budget.isUnlimited();
         this.spillDirectory = spillDirectory;
@@ -116,6 +118,9 @@ final class Execution {
     Computation run() {
         if (!callbacks.isEmpty()) {
             TaskGraph scheduled = keys.length == graph.size() ? graph : scheduledTasks();
+            List<String> workerNames = java.util.stream.IntStream.range(0, Math.min(workerCount, Math.max(1, keys.length)))
+                    .mapToObj(Execution::threadName).toList();
+            callbacks.forEach(callback -> callback.configured(workerNames, budget));
             callbacks.forEach(callback -> callback.start(scheduled));
         }
         for (int number = 0; number < keys.length; number++) {
@@ -130,7 +135,7 @@ final class Execution {
         Thread[] workers = new Thread[threads];
         for (int worker = 0; worker < threads; worker++) {
             int workerNumber = worker;
-            workers[worker] = Thread.ofPlatform().daemon().name("tessera-worker-" + worker).start(() -> work(workerNumber));
+            workers[worker] = Thread.ofPlatform().daemon().name(threadName(worker)).start(() -> work(workerNumber));
         }
         boolean interrupted = awaitEnd();
         if (interrupted || failure != null) {
@@ -162,6 +167,10 @@ final class Execution {
                 spillStore.close();
             }
         }
+    }
+
+    private static String threadName(int worker) {
+        return "tessera-worker-" + worker;
     }
 
     private List<Key> outputKeys() {
@@ -390,6 +399,9 @@ final class Execution {
         if (budgeted) {
             spillUntil(target());
         }
+        for (Callback callback : callbacks) {
+            callback.resultsHeld(bytesInMemory, liveResults);
+        }
         if (finished == keys.length) {
             signalStop();
         }
@@ -438,6 +450,9 @@ final class Execution {
                 spillStore = SpillStore.create(spillDirectory);
             }
             spillStore.write(keys[victim], results[victim]);
+            for (Callback callback : callbacks) {
+                callback.spilled(keys[victim], sizes[victim]);
+            }
             results[victim] = null;
             inMemory.clear(victim);
             spilled.set(victim);

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import org.tessera.graph.Key;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.memory.MemoryBudget;
 import org.tessera.graph.optimize.Cull;
 import org.tessera.graph.order.Ordering;
 
@@ -40,6 +41,7 @@ public final class SynchronousScheduler implements Scheduler {
         Map<Key, Integer> readersLeft = new HashMap<>();
         order.forEach(key -> graph.dependencies(key).forEach(read -> readersLeft.merge(read, 1, Integer::sum)));
         Map<Key, Object> results = new HashMap<>();
+        callbacks.forEach(callback -> callback.configured(List.of(Thread.currentThread().getName()), MemoryBudget.unlimited()));
         callbacks.forEach(callback -> callback.start(graph));
         for (Key key : order) {
             callbacks.forEach(callback -> callback.beforeTask(key, 0));

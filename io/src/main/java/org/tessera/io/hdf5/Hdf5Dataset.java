@@ -26,6 +26,7 @@ import io.jhdf.exceptions.HdfInvalidPathException;
 import io.jhdf.filter.FilterManager;
 import io.jhdf.object.message.FilterPipelineMessage;
 import org.tessera.array.RegionSource;
+import org.tessera.graph.metrics.StoreTraffic;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 
@@ -333,6 +334,7 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
                 }
             }
             MemorySegment.copy(MemorySegment.ofArray(transfer.array()), 0, destination, destinationOffset + done, transfer.position());
+            StoreTraffic.read(transfer.position());
             done += transfer.position();
         }
     }
@@ -403,6 +405,7 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
             }
             throw failure;
         }
+        StoreTraffic.read(bytes.length);
         long elements = 1;
         for (long length : chunkShape) {
             elements *= length;

@@ -19,6 +19,8 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
+import org.tessera.graph.metrics.StoreTraffic;
+
 /**
  * A store in a directory of the local file system: key {@code a/b/0.1} is the file
  * {@code root/a/b/0.1}, the layout zarr-python's DirectoryStore and NestedDirectoryStore use.
@@ -58,13 +60,16 @@ public final class DirectoryStore implements Store {
 
     @Override
     public Optional<byte[]> get(String key) throws IOException {
-        return readFile(key, "read", Files::readAllBytes);
+        Optional<byte[]> value = readFile(key, "read", Files::readAllBytes);
+        value.ifPresent(bytes -> StoreTraffic.read(bytes.length));
+        return value;
     }
 
     @Override
     public Optional<MemorySegment> map(String key, Arena arena) throws IOException {
         return readFile(key, "map", file -> {
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                StoreTraffic.read(channel.size());
                 return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
             }
         });
@@ -108,6 +113,7 @@ public final class DirectoryStore implements Store {
                     throw new IOException(file + " ended while reading bytes [" + offset + ", " + (offset + length) + ")");
                 }
             }
+            StoreTraffic.read(length);
             return Optional.of(buffer.array());
         }
     }
@@ -131,6 +137,7 @@ public final class DirectoryStore implements Store {
         try {
             Files.write(partial, value, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            StoreTraffic.written(value.length);
         } catch (AtomicMoveNotSupportedException unsupported) {
             throw new IOException("the file system of " + directory + " cannot rename atomically, so key " + key + " cannot be written safely", unsupported);
         } catch (IOException failure) {
