@@ -82,7 +82,8 @@ final class DashboardServer implements AutoCloseable {
             int quietPushes = 0;
             while (!closing) {
                 boolean running = record.isRunning();
-                if (running || wasRunning || cursor.tasksSent == 0) {
+                // wasRunning: the push after a run ends carries its final figures even when no task or sample is new.
+                if (record.hasNews(cursor) || wasRunning) {
                     body.write(("data: " + record.json(cursor) + "\n\n").getBytes(StandardCharsets.UTF_8));
                     quietPushes = 0;
                 } else if (++quietPushes % 8 == 0) {

@@ -47,6 +47,8 @@ final class RunRecord {
 
     private int computations;
     private int running;
+    private long firstStart = -1;
+    private long lastFinish;
     private boolean anyFailed;
     private long budget = -1;
 
@@ -71,6 +73,9 @@ final class RunRecord {
     synchronized void start(TaskGraph graph) {
         computations++;
         running++;
+        if (firstStart < 0) {
+            firstStart = now();
+        }
         for (Key key : graph.keys()) {
             // Not layerTotal[layerOf(key)]++: the array is read before layerOf may grow it.
             int layer = layerOf(key);
@@ -116,6 +121,7 @@ final class RunRecord {
     synchronized void finish(boolean succeeded) {
         running = Math.max(0, running - 1);
         anyFailed |= !succeeded;
+        lastFinish = now();
         Arrays.fill(runningLayer, -1);
         samples.add(now(), heldBytes, liveResults, trafficRead(), trafficWritten());
     }
@@ -129,6 +135,11 @@ final class RunRecord {
 
     synchronized boolean isRunning() {
         return running > 0;
+    }
+
+    /** Whether the cursor's reader has something to be sent: a run in progress, or tasks or samples it has not seen. */
+    synchronized boolean hasNews(Cursor cursor) {
+        return running > 0 || !cursor.sentAll || tasks.size() > cursor.tasksSent || samples.size() > cursor.samplesSent;
     }
 
     private long trafficRead() {
@@ -210,11 +221,14 @@ final class RunRecord {
         long[] since;
         long[] newTasks;
         long[] newSamples;
+        long clock;
         long elapsed;
         int computationCount;
         long budgetBytes;
         synchronized (this) {
-            elapsed = now();
+            clock = now();
+            // From the first start to now, or to the last finish once nothing runs: idle time before is not the computation's.
+            elapsed = firstStart < 0 ? 0 : (running > 0 ? clock : lastFinish) - firstStart;
             state = computations == 0 ? "waiting" : running > 0 ? "running" : anyFailed ? "failed" : "finished";
             computationCount = computations;
             budgetBytes = budget;
@@ -243,6 +257,7 @@ final class RunRecord {
         cursor.sentAll = true;
         StringBuilder json = new StringBuilder(256 + newTasks.length * 8 + newSamples.length * 12);
         json.append("{\"full\":").append(full)
+                .append(",\"now\":").append(clock)
                 .append(",\"elapsed\":").append(elapsed)
                 .append(",\"state\":").append(Json.quoted(state))
                 .append(",\"computations\":").append(computationCount)

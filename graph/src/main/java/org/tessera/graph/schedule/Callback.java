@@ -36,7 +36,7 @@ public interface Callback {
     default void resultsHeld(long bytesInMemory, int liveResults) {
     }
 
-    /** After {@code key}'s result was written to disk because the memory budget was reached. */
+    /** After {@code key}'s result was written to disk, {@code bytes} of it, because the memory budget was reached. */
     default void spilled(Key key, long bytes) {
     }
 

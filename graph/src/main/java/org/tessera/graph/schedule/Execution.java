@@ -362,6 +362,7 @@ final class Execution {
                     }
                 }
                 peakBytes = Math.max(peakBytes, bytesInMemory);
+                reportHeld();
             }
         }
         Object[] values = new Object[reads.length];
@@ -382,6 +383,7 @@ final class Execution {
         inMemory.set(number);
         bytesInMemory += size;
         peakBytes = Math.max(peakBytes, bytesInMemory);
+        reportHeld();
         for (int input : inputs[number]) {
             if (budgeted) {
                 pins[input]--;
@@ -399,11 +401,16 @@ final class Execution {
         if (budgeted) {
             spillUntil(target());
         }
-        for (Callback callback : callbacks) {
-            callback.resultsHeld(bytesInMemory, liveResults);
-        }
+        reportHeld();
         if (finished == keys.length) {
             signalStop();
+        }
+    }
+
+    /** Under the lock: tells the callbacks the bytes and results held now, at every point the peak may have moved. */
+    private void reportHeld() {
+        for (Callback callback : callbacks) {
+            callback.resultsHeld(bytesInMemory, liveResults);
         }
     }
 
@@ -449,9 +456,9 @@ final class Execution {
             if (spillStore == null) {
                 spillStore = SpillStore.create(spillDirectory);
             }
-            spillStore.write(keys[victim], results[victim]);
+            long written = spillStore.write(keys[victim], results[victim]);
             for (Callback callback : callbacks) {
-                callback.spilled(keys[victim], sizes[victim]);
+                callback.spilled(keys[victim], written);
             }
             results[victim] = null;
             inMemory.clear(victim);
