@@ -24,6 +24,7 @@ import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.Creation;
+import org.tessera.dashboard.Dashboard;
 import org.tessera.io.zarr.Zarr;
 import org.tessera.io.hdf5.Hdf5;
 import org.tessera.spark.SparkScheduler;

@@ -53,6 +53,23 @@ class DemoCommandTest {
     }
 
     @Test
+    void servesTheDashboardAndSavesItsPageBesideTheProfile(@TempDir Path directory) throws IOException {
+        CommandLineRun run = CommandLineRun.of("demo", "--size", "4MB", "--dir", directory.toString(), "--quiet", "--dashboard", "0");
+        assertEquals(0, run.status(), run.out() + run.err());
+        assertTrue(Pattern.compile("(?m)^dashboard http://127\\.0\\.0\\.1:\\d+/$").matcher(run.out()).find(), run.out());
+        Path page = directory.resolve("dashboard.html");
+        assertTrue(run.out().contains("dashboard " + page + " (the page as it ended, one file)"), run.out());
+        String saved = Files.readString(page);
+        // Both computations, the write and the statistics, with every task done and the store's bytes counted.
+        assertTrue(saved.contains("\"state\":\"finished\",\"computations\":2,"), saved.substring(0, 2000));
+        Matcher counts = Pattern.compile("\"total\":(\\d+),\"done\":(\\d+),\"failed\":0").matcher(saved);
+        assertTrue(counts.find(), saved.substring(0, 2000));
+        assertEquals(counts.group(1), counts.group(2));
+        Matcher written = Pattern.compile("\"written\":(\\d+)").matcher(saved);
+        assertTrue(written.find() && Long.parseLong(written.group(1)) >= 4_000_000, saved.substring(0, 2000));
+    }
+
+    @Test
     void refusesASizeTooSmallForOneBlock() {
         CommandLineRun run = CommandLineRun.of("demo", "--size", "10kB");
         assertEquals(2, run.status());

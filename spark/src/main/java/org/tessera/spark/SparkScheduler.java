@@ -1,5 +1,6 @@
 package org.tessera.spark;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,8 +19,10 @@ import org.apache.spark.storage.StorageLevel;
 import org.tessera.graph.GraphException;
 import org.tessera.graph.Key;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.schedule.Callback;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.TaskFailedException;
+import org.tessera.spark.events.TaskEvents;
 import org.tessera.spark.lowering.RemoteTaskFailure;
 import org.tessera.spark.lowering.StageLowering;
 import org.tessera.spark.lowering.StoredDataset;
@@ -38,6 +41,10 @@ import org.tessera.spark.serialization.EncodedBlock;
  * <p>Only the requested keys come back to the driver. {@link #persist} keeps results in Spark
  * storage instead and returns {@link StoredBlock} handles, which later graphs may hold as literals:
  * their blocks are then read on the executors where they lie.
+ *
+ * <p>{@link #withCallback Callbacks} get the Tessera task events, as on the threaded scheduler:
+ * each task starts and ends with the Spark task that computes it, on a worker that is a core slot
+ * of an executor (see {@link TaskEvents}).
  */
 public final class SparkScheduler implements Scheduler {
     /**
@@ -52,13 +59,15 @@ public final class SparkScheduler implements Scheduler {
 
     private final JavaSparkContext context;
     private final int maxPartitions;
+    private final List<Callback> callbacks;
 
-    private SparkScheduler(JavaSparkContext context, int maxPartitions) {
+    private SparkScheduler(JavaSparkContext context, int maxPartitions, List<Callback> callbacks) {
         this.context = Objects.requireNonNull(context, "a Spark scheduler needs a Spark context");
         if (maxPartitions < 1) {
             throw new IllegalArgumentException("maxPartitions must be at least 1, got " + maxPartitions);
         }
         this.maxPartitions = maxPartitions;
+        this.callbacks = List.copyOf(callbacks);
     }
 
     /** A scheduler on the Spark application of {@code session}. */
@@ -68,7 +77,7 @@ public final class SparkScheduler implements Scheduler {
 
     /** A scheduler with {@link #PARTITIONS_PER_CORE} partitions per core of the application's default parallelism. */
     public static SparkScheduler of(JavaSparkContext context) {
-        return new SparkScheduler(context, Math.max(1, PARTITIONS_PER_CORE * context.defaultParallelism()));
+        return new SparkScheduler(context, Math.max(1, PARTITIONS_PER_CORE * context.defaultParallelism()), List.of());
     }
 
     /**
@@ -77,7 +86,21 @@ public final class SparkScheduler implements Scheduler {
      * per-task cost less often.
      */
     public SparkScheduler withMaxPartitions(int partitions) {
-        return new SparkScheduler(context, partitions);
+        return new SparkScheduler(context, partitions, callbacks);
+    }
+
+    /**
+     * The same scheduler, also reporting to {@code callback} the computations of {@link #compute}
+     * and {@link #persist}. Events come on the driver, from Spark's listener bus thread: a task's
+     * {@code beforeTask} when the first Spark task attempt computing it starts, its
+     * {@code afterTask} when that attempt ends (failed if the attempt did, though a retry may then
+     * succeed), {@code finish} once the job ended and its tasks' events arrived. The worker list
+     * of {@code configured} may grow during the computation, as executors join.
+     */
+    public SparkScheduler withCallback(Callback callback) {
+        List<Callback> more = new ArrayList<>(callbacks);
+        more.add(Objects.requireNonNull(callback, "callback"));
+        return new SparkScheduler(context, maxPartitions, more);
     }
 
     public JavaSparkContext context() {
@@ -103,7 +126,8 @@ public final class SparkScheduler implements Scheduler {
         }
         StageLowering lowering = lower(graph, wanted);
         try {
-            List<EncodedBlock> blocks = run("compute " + describe(wanted), () -> lowering.outputs().collect());
+            JavaRDD<EncodedBlock> requested = lowering.outputs();
+            List<EncodedBlock> blocks = run("compute " + describe(wanted), lowering, requested, requested::collect);
             Map<Key, Object> decoded = new HashMap<>();
             blocks.forEach(block -> decoded.put(block.key(), block.decode()));
             Map<Key, Object> results = new LinkedHashMap<>();
@@ -136,7 +160,7 @@ public final class SparkScheduler implements Scheduler {
             kept.setName("tessera persisted " + describe(wanted));
             kept.persist(StorageLevel.MEMORY_AND_DISK());
             try {
-                run("persist " + describe(wanted), kept::count);
+                run("persist " + describe(wanted), lowering, kept, kept::count);
             } catch (RuntimeException failure) {
                 kept.unpersist(false);
                 throw failure;
@@ -202,11 +226,18 @@ public final class SparkScheduler implements Scheduler {
         return new StoredPlacement(block.datasetId(), dataset.partitionCount(), partition);
     }
 
-    /** Runs a Spark job, turning the failure of a Tessera task into the exception that names its key. */
-    private <T> T run(String description, Supplier<T> job) {
+    /**
+     * Runs the Spark job of {@code action} on {@code job}, turning the failure of a Tessera task into
+     * the exception that names its key.
+     */
+    private <T> T run(String description, StageLowering lowering, JavaRDD<?> job, Supplier<T> action) {
+        TaskEvents events = TaskEvents.open(context, callbacks, lowering, job.rdd());
         context.setJobDescription("tessera: " + description);
+        boolean succeeded = false;
         try {
-            return job.get();
+            T result = action.get();
+            succeeded = true;
+            return result;
         } catch (Exception failure) {
             // Spark's SparkException is checked in Java's eyes, though no signature declares it.
             for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
@@ -221,6 +252,7 @@ public final class SparkScheduler implements Scheduler {
             }
             throw new SparkComputationException("Spark job 'tessera: " + description + "' failed: " + failure.getMessage(), failure);
         } finally {
+            events.finish(succeeded);
             context.setJobDescription(null);
         }
     }

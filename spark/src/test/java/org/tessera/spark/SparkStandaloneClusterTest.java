@@ -109,6 +109,15 @@ class SparkStandaloneClusterTest {
     }
 
     @Test
+    @Order(1)
+    void taskEventsComeFromTheCoreSlotsOfTheExecutors() {
+        RecordingCallback recorder = new RecordingCallback();
+        ArrayAssertions.assertSameArray(ReducedWorkloads.gram(new ThreadedScheduler()), ReducedWorkloads.gram(spark.withCallback(recorder)));
+        assertEquals(List.of("executor 0 slot 0", "executor 1 slot 0"), recorder.workers(), "the driver runs no tasks on a cluster");
+        recorder.assertEveryTaskRanOnce(true);
+    }
+
+    @Test
     @Order(2)
     void executorsWriteAndReadZarrChunksOnTheSharedPath() throws IOException {
         ChunkedArray x = Creation.random(7, Creation.Distribution.UNIFORM, new long[] {60, 40}, ChunkSpec.of(20, 20));

@@ -93,6 +93,21 @@ public final class StageLowering {
         return first == null ? second : first.zipPartitions(second, new ConcatenatePartitions());
     }
 
+    public StagePlan plan() {
+        return plan;
+    }
+
+    /** The RDDs of the stages that compute blocks, by RDD id; stored stages only read earlier results. */
+    public Map<Integer, Stage> computedStages() {
+        Map<Integer, Stage> computed = new HashMap<>();
+        for (Stage stage : plan.stages()) {
+            if (!stage.isStored()) {
+                computed.put(data.get(stage.id()).id(), stage);
+            }
+        }
+        return computed;
+    }
+
     /** The blocks of the requested keys, in one RDD. */
     public JavaRDD<EncodedBlock> outputs() {
         List<JavaRDD<EncodedBlock>> parts = new ArrayList<>();
