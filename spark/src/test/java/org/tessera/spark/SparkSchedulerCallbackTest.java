@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.dashboard.Dashboard;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -39,6 +40,19 @@ class SparkSchedulerCallbackTest {
         assertEquals(LOCAL_WORKERS, recorder.workers());
         recorder.assertEveryTaskRanOnce(true);
         recorder.tasks().values().forEach(task -> assertNull(task.failure(), () -> task + " failed"));
+    }
+
+    @Test
+    void theDashboardShowsASparkComputationByExecutorSlot() {
+        try (Dashboard dashboard = Dashboard.open(0)) {
+            ReducedWorkloads.gram(LocalSpark.scheduler().withCallback(dashboard));
+            String state = dashboard.stateJson();
+            assertTrue(state.contains("\"state\":\"finished\",\"computations\":1,"), state);
+            java.util.regex.Matcher counts = java.util.regex.Pattern.compile("\"total\":(\\d+),\"done\":(\\d+),\"failed\":0").matcher(state);
+            assertTrue(counts.find() && Integer.parseInt(counts.group(1)) > 0, state);
+            assertEquals(counts.group(1), counts.group(2), "every task of the plan done");
+            assertTrue(state.contains("\"workers\":[\"executor driver slot 0\",\"executor driver slot 1\"]"), state);
+        }
     }
 
     @Test
