@@ -29,9 +29,10 @@ import org.tessera.graph.schedule.Callback;
  * }</pre>
  *
  * <p>The page needs no build step and no network: one HTML file in this jar, updated by server-sent
- * events four times a second. After a run it stays readable until {@link #close()} (or the end of
- * the program, the server's threads being daemons), and {@link #saveHtml} writes it as one
- * self-contained file. Computations watched one after another add up, as on Dask's dashboard.
+ * events four times a second. After a run it stays readable until {@link #close()} or the end of
+ * the program (its threads are daemons, so a dashboard never closed does not keep a program alive),
+ * and {@link #saveHtml} writes it as one self-contained file. Computations watched one after
+ * another add up, as on Dask's dashboard.
  */
 public final class Dashboard implements Callback, AutoCloseable {
     /** The port Dask's dashboard uses, and so the one its users look at first. */

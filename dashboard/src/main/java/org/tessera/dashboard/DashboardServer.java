@@ -47,7 +47,27 @@ final class DashboardServer implements AutoCloseable {
             exchange.getResponseHeaders().set("Content-Disposition", "attachment; filename=\"tessera-dashboard.html\"");
             send(exchange, 200, "text/html; charset=utf-8", selfContainedPage());
         });
-        server.start();
+        startAsDaemon(server);
+    }
+
+    /**
+     * Starts the server from a daemon thread: its dispatcher thread takes the daemon status of the
+     * thread that starts it, and a dashboard the program never closed must not keep the JVM alive.
+     */
+    private static void startAsDaemon(HttpServer server) {
+        Thread starter = Thread.ofPlatform().daemon().name("tessera-dashboard-start").start(server::start);
+        boolean interrupted = false;
+        while (true) {
+            try {
+                starter.join();
+                break;
+            } catch (InterruptedException again) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     int port() {

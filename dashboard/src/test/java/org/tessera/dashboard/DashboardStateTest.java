@@ -9,6 +9,8 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -89,6 +91,27 @@ class DashboardStateTest {
             assertTrue(failure.getMessage().contains("port " + taken), failure.getMessage());
         }
         assertThrows(IllegalArgumentException.class, () -> Dashboard.open(70000));
+    }
+
+    /** A program that opens a dashboard and never closes it. */
+    static final class OpenAndForget {
+        public static void main(String[] arguments) {
+            System.out.println("dashboard at " + Dashboard.open(0).url());
+        }
+    }
+
+    @Test
+    void aDashboardNeverClosedDoesNotKeepTheProgramAlive() throws Exception {
+        Process program = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+                OpenAndForget.class.getName()).redirectErrorStream(true).start();
+        boolean ended = program.waitFor(30, TimeUnit.SECONDS);
+        if (!ended) {
+            program.destroyForcibly();
+        }
+        String output = new String(program.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(ended, "the program still ran 30 s after main returned: " + output);
+        assertEquals(0, program.exitValue(), output);
+        assertTrue(output.startsWith("dashboard at http://127.0.0.1:"), output);
     }
 
     private static String field(String json, String name) {
