@@ -172,8 +172,11 @@ class DashboardBrowserTest {
                 assertEquals(tasks, Long.parseLong(browser.evaluate("document.querySelectorAll('svg#task-stream rect.task').length")));
                 assertEquals("tessera-worker-0,tessera-worker-1",
                         browser.evaluate("[...document.querySelectorAll('#worker-labels div.worker')].map(d => d.textContent).join(',')"));
-                assertEquals("true", browser.evaluate("[...document.querySelectorAll('svg#task-stream rect.task')].every(r => +r.getAttribute('y') < 36"
-                        + " && +r.getAttribute('x') >= 0 && +r.getAttribute('x') + +r.getAttribute('width') <= 1000.01)"), "every bar in a worker row and in the chart");
+                // Bars are in microseconds; the viewBox is the time range the chart shows.
+                assertEquals("true", browser.evaluate("(() => { const [from, , span] = document.getElementById('task-stream').getAttribute('viewBox').split(' ').map(Number);"
+                        + " return [...document.querySelectorAll('svg#task-stream rect.task')].every(r => +r.getAttribute('y') < 36"
+                        + " && +r.getAttribute('x') >= from && +r.getAttribute('x') + +r.getAttribute('width') <= from + span); })()"),
+                        "every bar in a worker row and in the chart's time range");
                 assertEquals("true", browser.evaluate("document.querySelector('#memory-chart polyline').getAttribute('points').split(' ').length > 2"),
                         "the memory chart has a line");
                 assertNothingBroken(browser);
