@@ -10,6 +10,7 @@ import org.tessera.graph.Key;
 import org.tessera.graph.TaskGraph;
 import org.tessera.graph.memory.MemoryBudget;
 import org.tessera.graph.metrics.StoreTraffic;
+import org.tessera.graph.render.JsonStrings;
 
 /**
  * What the dashboard knows of the computations it watched: layers with their task counts, every
@@ -259,7 +260,7 @@ final class RunRecord {
         json.append("{\"full\":").append(full)
                 .append(",\"now\":").append(clock)
                 .append(",\"elapsed\":").append(elapsed)
-                .append(",\"state\":").append(Json.quoted(state))
+                .append(",\"state\":").append(JsonStrings.quoted(state))
                 .append(",\"computations\":").append(computationCount)
                 .append(",\"total\":").append(allTotal)
                 .append(",\"done\":").append(allDone)
@@ -274,11 +275,11 @@ final class RunRecord {
                 .append(",\"written\":").append(trafficWritten());
         json.append(",\"workers\":[");
         for (int row = 0; row < rowNames.length; row++) {
-            json.append(row == 0 ? "" : ",").append(Json.quoted(rowNames[row]));
+            json.append(row == 0 ? "" : ",").append(JsonStrings.quoted(rowNames[row]));
         }
         json.append("],\"layers\":[");
         for (int layer = 0; layer < layerNames.length; layer++) {
-            json.append(layer == 0 ? "" : ",").append("{\"name\":").append(Json.quoted(layerNames[layer]))
+            json.append(layer == 0 ? "" : ",").append("{\"name\":").append(JsonStrings.quoted(layerNames[layer]))
                     .append(",\"total\":").append(totals[layer]).append(",\"done\":").append(done[layer])
                     .append(",\"running\":").append(runningPerLayer[layer]).append(",\"failed\":").append(failed[layer]).append('}');
         }

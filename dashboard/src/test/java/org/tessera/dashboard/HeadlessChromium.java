@@ -408,25 +408,7 @@ final class HeadlessChromium implements AutoCloseable {
         }
 
         static String quote(String value) {
-            StringBuilder quoted = new StringBuilder(value.length() + 2).append('"');
-            for (int position = 0; position < value.length(); position++) {
-                char character = value.charAt(position);
-                switch (character) {
-                    case '"' -> quoted.append("\\\"");
-                    case '\\' -> quoted.append("\\\\");
-                    case '\n' -> quoted.append("\\n");
-                    case '\r' -> quoted.append("\\r");
-                    case '\t' -> quoted.append("\\t");
-                    default -> {
-                        if (character < 0x20) {
-                            quoted.append(String.format("\\u%04x", (int) character));
-                        } else {
-                            quoted.append(character);
-                        }
-                    }
-                }
-            }
-            return quoted.append('"').toString();
+            return org.tessera.graph.render.JsonStrings.quoted(value);
         }
 
         static String write(Object value) {

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.tessera.graph.Key;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.render.JsonStrings;
 
 /**
  * Records when each task ran and on which thread, and writes the record as Chrome trace JSON,
@@ -64,14 +65,14 @@ public final class Profiler implements Callback {
             TaskRecord record = recorded.get(position);
             int threadId = threadIds.computeIfAbsent(record.thread(), name -> threadIds.size() + 1);
             writer.write(position == 0 ? "\n" : ",\n");
-            writer.write("{\"name\":" + quoted(record.label() + " " + record.key()) + ",\"cat\":" + quoted(record.failed() ? "failed" : "task")
+            writer.write("{\"name\":" + JsonStrings.quoted(record.label() + " " + record.key()) + ",\"cat\":" + JsonStrings.quoted(record.failed() ? "failed" : "task")
                     + ",\"ph\":\"X\",\"pid\":1,\"tid\":" + threadId
                     + ",\"ts\":" + micros(record.startNanos() - origin) + ",\"dur\":" + micros(record.endNanos() - record.startNanos())
-                    + ",\"args\":{\"key\":" + quoted(record.key().toString()) + ",\"thread\":" + quoted(record.thread()) + "}}");
+                    + ",\"args\":{\"key\":" + JsonStrings.quoted(record.key().toString()) + ",\"thread\":" + JsonStrings.quoted(record.thread()) + "}}");
         }
         for (Map.Entry<String, Integer> thread : threadIds.entrySet()) {
             writer.write(",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + thread.getValue()
-                    + ",\"args\":{\"name\":" + quoted(thread.getKey()) + "}}");
+                    + ",\"args\":{\"name\":" + JsonStrings.quoted(thread.getKey()) + "}}");
         }
         writer.write("\n],\"displayTimeUnit\":\"ms\"}\n");
         writer.flush();
@@ -85,24 +86,5 @@ public final class Profiler implements Callback {
 
     private static String micros(long nanos) {
         return String.format(java.util.Locale.ROOT, "%.3f", nanos / 1000.0);
-    }
-
-    static String quoted(String text) {
-        StringBuilder quoted = new StringBuilder("\"");
-        for (char character : text.toCharArray()) {
-            switch (character) {
-                case '"' -> quoted.append("\\\"");
-                case '\\' -> quoted.append("\\\\");
-                case '\n' -> quoted.append("\\n");
-                default -> {
-                    if (character < 0x20) {
-                        quoted.append(String.format("\\u%04x", (int) character));
-                    } else {
-                        quoted.append(character);
-                    }
-                }
-            }
-        }
-        return quoted.append('"').toString();
     }
 }

@@ -52,6 +52,6 @@ class ProgressBarTest {
         assertEquals(25, trace.split("\"ph\":\"X\"").length - 1);
         assertTrue(trace.contains("\"name\":\"sum total\""), trace);
         assertTrue(trace.contains("\"name\":\"thread_name\""), trace);
-        assertEquals("\"a\\\"b\\\\c\\n\"", Profiler.quoted("a\"b\\c\n"));
+        assertEquals("\"a\\\"b\\\\c\\n\\u003c/script>\"", org.tessera.graph.render.JsonStrings.quoted("a\"b\\c\n</script>"));
     }
 }
