@@ -16,17 +16,18 @@ import org.tessera.array.blockwise.Elementwise;
 import org.tessera.array.blockwise.Selection;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.fft.ChunkedFft;
 import org.tessera.array.linalg.ChunkedNorms;
 import org.tessera.array.linalg.ChunkedProducts;
 import org.tessera.array.linalg.ChunkedQr;
 import org.tessera.array.linalg.ChunkedSvd;
 import org.tessera.array.linalg.TallSkinny;
 import org.tessera.array.overlap.Boundary;
-import org.tessera.array.overlap.Overlap;
 import org.tessera.array.overlap.Overlap.OverlapFunction;
+import org.tessera.array.overlap.Overlap;
 import org.tessera.array.rechunk.Rechunk;
-import org.tessera.array.reduction.ChunkedStatistics;
 import org.tessera.array.reduction.ChunkedStatistics.Request;
+import org.tessera.array.reduction.ChunkedStatistics;
 import org.tessera.array.reduction.CumulativeScan;
 import org.tessera.array.reduction.SharedMoments;
 import org.tessera.array.render.ChunkSvg;
@@ -41,6 +42,7 @@ import org.tessera.array.shape.Reordering;
 import org.tessera.array.shape.Repetition;
 import org.tessera.array.slicing.ChunkedIndex;
 import org.tessera.array.slicing.Slicing;
+import org.tessera.array.sorting.ChunkedSort;
 import org.tessera.array.sorting.TopK;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
@@ -59,8 +61,10 @@ import org.tessera.ndarray.ArrayNamespace;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.decomposition.NormOrder;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.fft.FftNorm;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.layout.Order;
+import org.tessera.ndarray.sort.SortKind;
 import org.tessera.ndarray.ufunc.Ufunc;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
@@ -720,6 +724,51 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
 
     /** The int64 positions along the last axis of {@link #topk(int)}'s values. */
     public ChunkedArray argtopk(int k) { return TopK.argtopk(this, k); }
+
+    /** NumPy's {@code sort(x, axis)} across chunks, in this array's chunks (see {@link ChunkedSort}). */
+    public ChunkedArray sort(int axis) { return ChunkedSort.sort(this, axis); }
+
+    public ChunkedArray sort(int axis, SortKind kind) { return ChunkedSort.sort(this, axis, kind); }
+
+    /** NumPy's {@code argsort(x, axis, kind="stable")} across chunks: int64 positions along the axis. */
+    public ChunkedArray argsort(int axis) { return ChunkedSort.argsort(this, axis); }
+
+    public ChunkedArray argsort(int axis, SortKind kind) { return ChunkedSort.argsort(this, axis, kind); }
+
+    /** NumPy's exact {@code quantile(x, q, axis, method)} (a null axis: the flattened array); the result's first axis is q's. */
+    public ChunkedArray quantile(double[] q, Integer axis, String method) { return ChunkedSort.quantile(this, q, axis, method); }
+
+    /** NumPy's exact {@code percentile(x, q, axis, method)}, q in [0, 100]. */
+    public ChunkedArray percentile(double[] q, Integer axis, String method) { return ChunkedSort.percentile(this, q, axis, method); }
+
+    /** NumPy's {@code median(x, axis)} (a null axis: the flattened array). */
+    public ChunkedArray median(Integer axis) { return ChunkedSort.median(this, axis); }
+
+    // Fourier transforms along any axis whatever its chunks (the four-step plan of org.tessera.array.fft).
+
+    /** NumPy's {@code fft(x, n, axis, norm)}; a null n keeps the axis' length, a null norm is "backward". */
+    public ChunkedArray fft(Long n, int axis, FftNorm norm) { return ChunkedFft.fft(this, n, axis, norm); }
+
+    /** NumPy's {@code ifft(x, n, axis, norm)}. */
+    public ChunkedArray ifft(Long n, int axis, FftNorm norm) { return ChunkedFft.ifft(this, n, axis, norm); }
+
+    /** NumPy's {@code rfft(x, n, axis, norm)}: the n // 2 + 1 non-negative frequencies of a real signal. */
+    public ChunkedArray rfft(Long n, int axis, FftNorm norm) { return ChunkedFft.rfft(this, n, axis, norm); }
+
+    /** NumPy's {@code irfft(x, n, axis, norm)}. */
+    public ChunkedArray irfft(Long n, int axis, FftNorm norm) { return ChunkedFft.irfft(this, n, axis, norm); }
+
+    /** NumPy's {@code fft2(x)} over the last two axes. */
+    public ChunkedArray fft2() { return ChunkedFft.fft2(this); }
+
+    /** NumPy's {@code ifft2(x)} over the last two axes. */
+    public ChunkedArray ifft2() { return ChunkedFft.ifft2(this); }
+
+    /** NumPy's {@code fftn(x, s, axes, norm)}; null s and axes transform every axis. */
+    public ChunkedArray fftn(long[] s, int[] axes, FftNorm norm) { return ChunkedFft.fftn(this, s, axes, norm); }
+
+    /** NumPy's {@code ifftn(x, s, axes, norm)}. */
+    public ChunkedArray ifftn(long[] s, int[] axes, FftNorm norm) { return ChunkedFft.ifftn(this, s, axes, norm); }
 
     /**
      * Dask's {@code x.blocks[i, j]}: block {@code index} (negative positions count from the end of

@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
         header = "Runs the workload suite of bench/WORKLOADS.md.",
         description = "Runs workloads of bench/WORKLOADS.md, each in its own JVM, and prints "
                 + "one JSON object per workload, as bench/anchors/dask_workloads.py and numpy_kernels.py do. 'all' is W1-W8 and N1-N6; "
-                + "R1-R7 read a stored array (--store), H1 an HDF5 file (--store), and AtA is the out-of-core A.T @ A over an 8 GB Zarr store (neither in 'all'). "
+                + "R1-R7 read a stored array (--store), H1 an HDF5 file (--store), AtA is the out-of-core A.T @ A over an 8 GB Zarr store, and S1 the out-of-core sort of a 4 GB Zarr store (none in 'all'). "
                 + "Every chunked workload (W*, R*, AtA) runs with the same JVM options, those the tessera launcher gives every Tessera program; "
                 + "the in-memory kernels (N*) get a pre-touched 4 GB heap. TESSERA_JVM_OPTS adds options after them.")
 final class BenchCommand implements Callable<Integer> {
@@ -45,7 +45,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     private boolean help;
 
-    @Parameters(arity = "1..*", paramLabel = "WORKLOAD", description = "W1..W8, R1..R7, H1, N1..N6, AtA, or all.")
+    @Parameters(arity = "1..*", paramLabel = "WORKLOAD", description = "W1..W8, R1..R7, H1, N1..N6, S1, AtA, or all.")
     private List<String> workloads;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the result there: the object for one workload, an array of them for several.")

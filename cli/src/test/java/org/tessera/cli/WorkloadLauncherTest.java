@@ -25,7 +25,7 @@ import org.tessera.spark.SparkJvmOptions;
 class WorkloadLauncherTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final List<String> CHUNKED = List.of("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8",
-            "R1", "R2", "R3", "R4", "R5", "R6", "R7", "H1", "AtA");
+            "R1", "R2", "R3", "R4", "R5", "R6", "R7", "H1", "AtA", "F1", "S1");
     private static final List<String> IN_MEMORY = List.of("N1", "N2", "N3", "N4", "N5", "N6");
     private static final List<String> USER = List.of("-Xmx3g", "-XX:+UseParallelGC");
     /** What follows the JVM options the launcher chooses, on every command line. */

@@ -54,7 +54,10 @@ class ConformanceReplayTest {
             Map.entry("reduce_empty", UfuncReplay::reduce),
             Map.entry("accumulate", UfuncReplay::accumulate),
             Map.entry("reduceat", UfuncReplay::reduceat),
-            Map.entry("matmul", ConformanceReplayTest::matmul));
+            Map.entry("matmul", ConformanceReplayTest::matmul),
+            Map.entry("fft", FftReplay::fft),
+            Map.entry("sort", SortReplay::sort),
+            Map.entry("quantile", SortReplay::quantile));
 
     @TestFactory
     Stream<DynamicTest> everySuiteOfTheCorpus() {

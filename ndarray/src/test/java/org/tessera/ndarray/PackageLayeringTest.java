@@ -29,7 +29,7 @@ class PackageLayeringTest {
             Map.entry("kernel", Tier.LEAF), Map.entry("error", Tier.LEAF), Map.entry("iteration", Tier.LEAF),
             Map.entry("format", Tier.LEAF),
             Map.entry("blas", Tier.LEAF), Map.entry("linalg", Tier.OPERATION), Map.entry("sort", Tier.OPERATION),
-            Map.entry("decomposition", Tier.OPERATION), Map.entry("filter", Tier.OPERATION),
+            Map.entry("decomposition", Tier.OPERATION), Map.entry("filter", Tier.OPERATION), Map.entry("fft", Tier.OPERATION),
             Map.entry("", Tier.CORE),
             Map.entry("index", Tier.OPERATION), Map.entry("join", Tier.OPERATION), Map.entry("npy", Tier.OPERATION),
             Map.entry("ufunc", Tier.OPERATION),

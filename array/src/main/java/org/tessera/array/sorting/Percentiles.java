@@ -24,7 +24,8 @@ import org.tessera.ndarray.layout.Shapes;
  * neighbouring grid points, sorts all samples, and reads the requested percentiles off their
  * cumulative weights. The error is bounded by the spread of values within about one percent of a
  * block's elements, small for large blocks of continuous data and zero for the extremes (0 and 100).
- * Any NaN makes every percentile NaN, as in NumPy.
+ * Any NaN makes every percentile NaN, as in NumPy. {@link ChunkedSort#percentile} gives NumPy's
+ * answer exactly, for every method, along any axis.
  */
 public final class Percentiles {
     private static final int GRID_STEPS = 100;

@@ -128,7 +128,35 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
         if (compressor != null) {
             return decodeChunkRegion(bytes.toArray(ValueLayout.JAVA_BYTE), start, regionShape, where);
         }
+        if (!Arrays.equals(regionShape, chunkShape) && endian.byteOrder() == java.nio.ByteOrder.nativeOrder() && bytes.byteSize() == rawChunkBytes()) {
+            return rawRegion(bytes, start, regionShape);
+        }
         return ArrayMetadata.regionOf(ChunkBytes.decode(bytes, dtype, chunkShape, endian.byteOrder(), order, where), start, regionShape);
+    }
+
+    /**
+     * A region of an uncompressed chunk copied straight out of its stored bytes (a mapping of the
+     * chunk's file): only the region's bytes are read, where decoding the chunk would copy all of it
+     * into memory first (a band of 256 rows of a 2048 x 2048 complex128 chunk: 8 MB instead of 64).
+     */
+    private NDArray rawRegion(MemorySegment bytes, long[] start, long[] regionShape) {
+        NDArray chunk = NDArray.wrap(bytes, 0, chunkShape, org.tessera.ndarray.layout.Strides.contiguous(chunkShape, dtype.byteSize(), order), dtype, false);
+        NDArray region = NDArray.empty(dtype, regionShape);
+        region.assign(ArrayMetadata.regionOf(chunk, start, regionShape));
+        return region;
+    }
+
+    /** The bytes of an uncompressed chunk; -1 when they overflow a long (the decoder then names the problem). */
+    private long rawChunkBytes() {
+        try {
+            long bytes = dtype.byteSize();
+            for (long length : chunkShape) {
+                bytes = Math.multiplyExact(bytes, length);
+            }
+            return bytes;
+        } catch (ArithmeticException overflow) {
+            return -1;
+        }
     }
 
     @Override

@@ -8,6 +8,8 @@ import java.util.List;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.dtype.Promotion;
+import org.tessera.ndarray.fft.Fft;
+import org.tessera.ndarray.fft.FftNorm;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.index.Indexing;
 import org.tessera.ndarray.join.Joining;
@@ -21,6 +23,7 @@ import org.tessera.ndarray.linalg.Einsum;
 import org.tessera.ndarray.linalg.Matmul;
 import org.tessera.ndarray.linalg.Products;
 import org.tessera.ndarray.linalg.Trace;
+import org.tessera.ndarray.sort.Quantiles;
 import org.tessera.ndarray.sort.Searching;
 import org.tessera.ndarray.sort.SortKind;
 import org.tessera.ndarray.sort.Sorting;
@@ -458,6 +461,31 @@ public final class NDArrays {
         return Unique.of(a, equalNan);
     }
 
+    /** NumPy's {@code quantile(a, q, axis, method=method, keepdims=keepdims)}; a null axis reduces the flattened array. */
+    public static NDArray quantile(NDArray a, NDArray q, Integer axis, String method, boolean keepdims) {
+        return Quantiles.quantile(a, q, axis, method, keepdims);
+    }
+
+    /** NumPy's {@code quantile(a, q)} of the flattened array for a Python float q (linear). */
+    public static NDArray quantile(NDArray a, double q) {
+        return Quantiles.quantile(a, q, null, "linear", false);
+    }
+
+    /** NumPy's {@code percentile(a, q, axis, method=method, keepdims=keepdims)}: quantiles q / 100. */
+    public static NDArray percentile(NDArray a, NDArray q, Integer axis, String method, boolean keepdims) {
+        return Quantiles.percentile(a, q, axis, method, keepdims);
+    }
+
+    /** NumPy's {@code percentile(a, q)} of the flattened array for a Python float q (linear). */
+    public static NDArray percentile(NDArray a, double q) {
+        return Quantiles.percentile(a, q, null, "linear", false);
+    }
+
+    /** NumPy's {@code median(a, axis, keepdims=keepdims)}; a null axis reduces the flattened array. */
+    public static NDArray median(NDArray a, Integer axis, boolean keepdims) {
+        return Quantiles.median(a, axis, keepdims);
+    }
+
     /** NumPy's {@code searchsorted(sorted, values, side, sorter)}; sorter may be null. */
     public static NDArray searchsorted(NDArray sorted, NDArray values, Searching.Side side, NDArray sorter) {
         return Searching.searchsorted(sorted, values, side, sorter);
@@ -477,4 +505,72 @@ public final class NDArrays {
     public static NDArray flatnonzero(NDArray a) {
         return Searching.flatnonzero(a);
     }
+
+    // ---------------------------------------------------------------- discrete Fourier transforms (numpy.fft)
+
+    /** NumPy's {@code fft.fft(a)}: the transform along the last axis (complex128, complex64 for float32/complex64). */
+    public static NDArray fft(NDArray a) { return Fft.fft(a); }
+
+    /** NumPy's {@code fft.fft(a, n, axis, norm)}: n (null: the axis length) crops or zero-pads; norm null is "backward". */
+    public static NDArray fft(NDArray a, Long n, int axis, FftNorm norm) { return Fft.fft(a, n, axis, norm); }
+
+    /** NumPy's {@code fft.ifft(a)}. */
+    public static NDArray ifft(NDArray a) { return Fft.ifft(a); }
+
+    /** NumPy's {@code fft.ifft(a, n, axis, norm)}. */
+    public static NDArray ifft(NDArray a, Long n, int axis, FftNorm norm) { return Fft.ifft(a, n, axis, norm); }
+
+    /** NumPy's {@code fft.rfft(a)}: the n/2 + 1 non-negative frequencies of real input. */
+    public static NDArray rfft(NDArray a) { return Fft.rfft(a); }
+
+    /** NumPy's {@code fft.rfft(a, n, axis, norm)}. */
+    public static NDArray rfft(NDArray a, Long n, int axis, FftNorm norm) { return Fft.rfft(a, n, axis, norm); }
+
+    /** NumPy's {@code fft.irfft(a)}: 2 (m - 1) real points. */
+    public static NDArray irfft(NDArray a) { return Fft.irfft(a); }
+
+    /** NumPy's {@code fft.irfft(a, n, axis, norm)}. */
+    public static NDArray irfft(NDArray a, Long n, int axis, FftNorm norm) { return Fft.irfft(a, n, axis, norm); }
+
+    /** NumPy's {@code fft.fft2(a)}: over the last two axes. */
+    public static NDArray fft2(NDArray a) { return Fft.fft2(a); }
+
+    /** NumPy's {@code fft.fft2(a, s, axes, norm)}; null axes are (-2, -1). */
+    public static NDArray fft2(NDArray a, long[] s, int[] axes, FftNorm norm) { return Fft.fft2(a, s, axes, norm); }
+
+    /** NumPy's {@code fft.ifft2(a)}. */
+    public static NDArray ifft2(NDArray a) { return Fft.ifft2(a); }
+
+    /** NumPy's {@code fft.ifft2(a, s, axes, norm)}; null axes are (-2, -1). */
+    public static NDArray ifft2(NDArray a, long[] s, int[] axes, FftNorm norm) { return Fft.ifft2(a, s, axes, norm); }
+
+    /** NumPy's {@code fft.fftn(a)}: over every axis. */
+    public static NDArray fftn(NDArray a) { return Fft.fftn(a); }
+
+    /** NumPy's {@code fft.fftn(a, s, axes, norm)}; null axes: all, or the last s.length when s is given. */
+    public static NDArray fftn(NDArray a, long[] s, int[] axes, FftNorm norm) { return Fft.fftn(a, s, axes, norm); }
+
+    /** NumPy's {@code fft.ifftn(a)}. */
+    public static NDArray ifftn(NDArray a) { return Fft.ifftn(a); }
+
+    /** NumPy's {@code fft.ifftn(a, s, axes, norm)}. */
+    public static NDArray ifftn(NDArray a, long[] s, int[] axes, FftNorm norm) { return Fft.ifftn(a, s, axes, norm); }
+
+    /** NumPy's {@code fft.rfftn(a)}. */
+    public static NDArray rfftn(NDArray a) { return Fft.rfftn(a); }
+
+    /** NumPy's {@code fft.rfftn(a, s, axes, norm)}. */
+    public static NDArray rfftn(NDArray a, long[] s, int[] axes, FftNorm norm) { return Fft.rfftn(a, s, axes, norm); }
+
+    /** NumPy's {@code fft.irfftn(a)}. */
+    public static NDArray irfftn(NDArray a) { return Fft.irfftn(a); }
+
+    /** NumPy's {@code fft.irfftn(a, s, axes, norm)}. */
+    public static NDArray irfftn(NDArray a, long[] s, int[] axes, FftNorm norm) { return Fft.irfftn(a, s, axes, norm); }
+
+    /** NumPy's {@code fft.fftfreq(n, d)}: sample frequencies, float64. */
+    public static NDArray fftfreq(long n, double d) { return Fft.fftfreq(n, d); }
+
+    /** NumPy's {@code fft.rfftfreq(n, d)}: the non-negative sample frequencies, float64. */
+    public static NDArray rfftfreq(long n, double d) { return Fft.rfftfreq(n, d); }
 }

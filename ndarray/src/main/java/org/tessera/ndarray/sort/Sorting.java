@@ -17,6 +17,9 @@ public final class Sorting {
         NDArray source = axis == null ? a.ravel() : a;
         int lane = laneAxis(source, axis == null ? 0 : axis);
         NDArray result = NDArray.zeros(source.dtype(), source.shape());
+        if (result.size() == 0) {
+            return result;
+        }
         // Bool, integers and floats sort their values directly (stability shows only in signed zeros,
         // which sortValues keeps in input order); complex values go through an index sort.
         Lanes.forEach(lane, offsets -> {
@@ -38,9 +41,13 @@ public final class Sorting {
 
     /** The int64 indices that sort {@code a} along {@code axis} (null: flattened); ties in index order. */
     public static NDArray argsort(NDArray a, Integer axis, SortKind kind) {
-        NDArray source = axis == null ? a.ravel() : a;
+        // NumPy argsorts a 0-d array as the 1-d array of its element (axis 0 or -1), unlike sort.
+        NDArray source = axis == null || a.ndim() == 0 ? a.ravel() : a;
         int lane = laneAxis(source, axis == null ? 0 : axis);
         NDArray result = NDArray.zeros(DType.INT64, source.shape());
+        if (result.size() == 0) {
+            return result;
+        }
         Lanes.forEach(lane, offsets -> storeIndices(StableOrder.of(Lanes.keys(source, lane, offsets[0])),
                 result, offsets[1], lane), source, result);
         return result;

@@ -1,6 +1,8 @@
 /**
  * Ordering with NumPy's rules: {@code sort}, {@code argsort}, {@code partition},
- * {@code argpartition}, {@code unique}, {@code searchsorted}, {@code nonzero}, {@code flatnonzero}.
+ * {@code argpartition}, {@code unique}, {@code searchsorted}, {@code nonzero}, {@code flatnonzero},
+ * and the order statistics {@code quantile}, {@code percentile} and {@code median}
+ * ({@link org.tessera.ndarray.sort.Quantiles}, every method of NumPy 2).
  *
  * <p>The order is NumPy's total order for each loop type ({@link org.tessera.ndarray.sort.Keys}):
  * signed and unsigned integers by value (uint64 compares unsigned), floats with NaN after +inf and
