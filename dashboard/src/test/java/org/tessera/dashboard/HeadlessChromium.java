@@ -59,7 +59,7 @@ final class HeadlessChromium implements AutoCloseable {
         profile = Files.createTempDirectory("tessera-chromium-");
         log = logDirectory.resolve("chromium-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".log");
         List<String> command = List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--remote-debugging-port=0",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--remote-debugging-port=0",
                 "--user-data-dir=" + profile, "--window-size=1400,1000", "about:blank");
         Process started;
         try {
