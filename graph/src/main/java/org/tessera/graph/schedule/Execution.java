@@ -116,10 +116,10 @@ final class Execution {
     }
 
     Computation run() {
+        int threads = Math.min(workerCount, Math.max(1, keys.length));
         if (!callbacks.isEmpty()) {
             TaskGraph scheduled = keys.length == graph.size() ? graph : scheduledTasks();
-            List<String> workerNames = java.util.stream.IntStream.range(0, Math.min(workerCount, Math.max(1, keys.length)))
-                    .mapToObj(Execution::threadName).toList();
+            List<String> workerNames = java.util.stream.IntStream.range(0, threads).mapToObj(Execution::threadName).toList();
             callbacks.forEach(callback -> callback.configured(workerNames, budget));
             callbacks.forEach(callback -> callback.start(scheduled));
         }
@@ -131,7 +131,6 @@ final class Execution {
         if (keys.length == 0) {
             stopping = true;
         }
-        int threads = Math.min(workerCount, Math.max(1, keys.length));
         Thread[] workers = new Thread[threads];
         for (int worker = 0; worker < threads; worker++) {
             int workerNumber = worker;
