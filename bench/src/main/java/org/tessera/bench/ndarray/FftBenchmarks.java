@@ -120,4 +120,60 @@ public class FftBenchmarks {
             return work;
         }
     }
+
+    /**
+     * Many short lines of a 2-D complex128 array: fft2 of 1024x1024, fft along axis 0 and axis 1 of 1024x1024,
+     * and fft along axis 0 of 64x1024 (compare with the 2-D cases of bench/anchors/numpy_fft.py).
+     */
+    @State(Scope.Benchmark)
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    @Warmup(iterations = 3, time = 1)
+    @Measurement(iterations = 5, time = 1)
+    @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch", "--enable-native-access=ALL-UNNAMED"})
+    public static class TwoD {
+        NDArray square;
+        NDArray wide;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            square = random(1024, 1024, 42);
+            wide = random(64, 1024, 43);
+        }
+
+        private static NDArray random(int rows, int columns, long seed) {
+            SplittableRandom random = new SplittableRandom(seed);
+            NDArray array = NDArray.zeros(DType.COMPLEX128, rows, columns);
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < columns; c++) {
+                    array.setComplex(new Complex(random.nextDouble() - 0.5, random.nextDouble() - 0.5), r, c);
+                }
+            }
+            return array;
+        }
+
+        /** np.fft.fft2(x) of 1024x1024 complex128. */
+        @Benchmark
+        public NDArray fft2Square() {
+            return NDArrays.fft2(square);
+        }
+
+        /** np.fft.fft(x, axis=0) of 1024x1024 complex128. */
+        @Benchmark
+        public NDArray fftAxis0Square() {
+            return NDArrays.fft(square, null, 0, null);
+        }
+
+        /** np.fft.fft(x, axis=1) of 1024x1024 complex128. */
+        @Benchmark
+        public NDArray fftAxis1Square() {
+            return NDArrays.fft(square, null, 1, null);
+        }
+
+        /** np.fft.fft(x, axis=0) of 64x1024 complex128. */
+        @Benchmark
+        public NDArray fftAxis0Wide() {
+            return NDArrays.fft(wide, null, 0, null);
+        }
+    }
 }
