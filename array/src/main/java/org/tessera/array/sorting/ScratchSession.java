@@ -2,12 +2,14 @@ package org.tessera.array.sorting;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Set;
@@ -28,6 +30,8 @@ import java.util.stream.Stream;
 final class ScratchSession {
     private static final Set<Path> WRITTEN = ConcurrentHashMap.newKeySet();
     private static volatile boolean hookAdded;
+    /** Guards the making and removing of scratch directories against each other. */
+    private static final Object DIRECTORIES = new Object();
 
     private ScratchSession() {
     }
@@ -120,7 +124,26 @@ final class ScratchSession {
         return HexFormat.of().toHexDigits(hash);
     }
 
+    /**
+     * Creates a new run file, making its directory first. Creating a file and removing an empty
+     * directory exclude each other in this JVM: otherwise the last reader of one group could remove
+     * the directory between another group's task making it and creating its file (across JVMs the
+     * writer's retry covers it).
+     */
+    static FileChannel createFile(String directory, Path file) throws IOException {
+        synchronized (DIRECTORIES) {
+            prepare(directory);
+            return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        }
+    }
+
     private static void deleteIfEmpty(Path directory) {
+        synchronized (DIRECTORIES) {
+            deleteIfStillEmpty(directory);
+        }
+    }
+
+    private static void deleteIfStillEmpty(Path directory) {
         try {
             Files.deleteIfExists(directory);
             WRITTEN.remove(directory);

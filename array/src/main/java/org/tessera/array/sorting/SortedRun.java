@@ -70,22 +70,22 @@ final class SortedRun implements Serializable, Sized {
     static SortedRun toFile(NDArray values, NDArray positions, String directoryName, String name) {
         int lines = Math.toIntExact(values.shape(0));
         long length = values.shape(1);
-        Path directory = ScratchSession.prepare(directoryName);
+        // The directory is made with the file, under the lock of ScratchSession.createFile.
+        Path directory = Path.of(directoryName);
         Path target = directory.resolve(name + "-" + java.util.UUID.randomUUID() + ".run");
         Path partial = directory.resolve(target.getFileName() + ".partial");
         for (int attempt = 0; ; attempt++) {
-            try (FileChannel channel = FileChannel.open(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = ScratchSession.createFile(directoryName, partial)) {
                 write(channel, values);
                 if (positions != null) {
                     write(channel, positions);
                 }
                 break;
             } catch (java.nio.file.NoSuchFileException removed) {
-                // Another computation's last reader removed the empty directory just now: make it again, once.
+                // A last reader in another JVM (a Spark executor) removed the empty directory just now: make it again, once.
                 if (attempt > 0) {
                     throw new UncheckedIOException("sort: the scratch directory " + directory + " keeps disappearing", removed);
                 }
-                ScratchSession.prepare(directoryName);
             } catch (IOException failure) {
                 throw new UncheckedIOException("sort: cannot write the sorted run " + partial + ": " + failure.getMessage(), failure);
             }
