@@ -1,6 +1,7 @@
 package org.tessera.io.zarr;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
@@ -12,6 +13,7 @@ import org.tessera.io.ChunkedStore;
 import org.tessera.io.StoreOptions;
 import org.tessera.io.StoreReport;
 import org.tessera.io.store.DirectoryStore;
+import org.tessera.io.store.HttpStore;
 import org.tessera.io.store.Store;
 
 /**
@@ -21,7 +23,12 @@ import org.tessera.io.store.Store;
  * <pre>{@code
  * ChunkedArray x = Zarr.fromZarr(Path.of("data.zarr"));          // one block per stored chunk
  * Zarr.toZarr(x.multiply(2), Path.of("twice.zarr"), 1000, 1000);  // v2, Blosc lz4, like zarr-python
+ * ChunkedArray y = Zarr.fromZarr(URI.create("https://example.org/data.zarr"));  // read over HTTP(S)
  * }</pre>
+ *
+ * <p>A {@link URI} names a store by its scheme: {@code http} and {@code https} read it with GET and
+ * range requests ({@link HttpStore}, read-only, with no listing, so a group's children cannot be
+ * listed), and {@code file} is a {@link DirectoryStore}.
  */
 public final class Zarr {
     private Zarr() {
@@ -41,9 +48,42 @@ public final class Zarr {
         return ZarrGroup.open(DirectoryStore.open(directory), "");
     }
 
+    /** The array stored at {@code location}, an {@code http}, {@code https} or {@code file} URI. */
+    public static ZarrArray open(URI location) throws IOException {
+        return ZarrArray.open(store(location), "");
+    }
+
+    /** The array at {@code path} inside the hierarchy at {@code location}, an {@code http}, {@code https} or {@code file} URI. */
+    public static ZarrArray open(URI location, String path) throws IOException {
+        return ZarrArray.open(store(location), path);
+    }
+
+    /** The group stored at {@code location}, an {@code http}, {@code https} or {@code file} URI. */
+    public static ZarrGroup openGroup(URI location) throws IOException {
+        return ZarrGroup.open(store(location), "");
+    }
+
+    /**
+     * The store at {@code location}: an {@link HttpStore} for {@code http} and {@code https}, a
+     * {@link DirectoryStore} for {@code file}; any other scheme is an IllegalArgumentException.
+     */
+    private static Store store(URI location) {
+        String scheme = location.getScheme() == null ? "" : location.getScheme().toLowerCase(java.util.Locale.ROOT);
+        return switch (scheme) {
+            case "http", "https" -> HttpStore.open(location);
+            case "file" -> DirectoryStore.open(Path.of(location));
+            default -> throw new IllegalArgumentException("cannot open a Zarr store at " + location + ": the schemes supported are http, https and file");
+        };
+    }
+
     /** A chunked array with one block per stored chunk; each block reads only its chunk. */
     public static ChunkedArray fromZarr(Path directory) throws IOException {
         return fromZarr(open(directory));
+    }
+
+    /** A chunked array with one block per stored chunk of the array at {@code location} ({@code http}, {@code https} or {@code file}). */
+    public static ChunkedArray fromZarr(URI location) throws IOException {
+        return fromZarr(open(location));
     }
 
     public static ChunkedArray fromZarr(ZarrArray array) {
