@@ -116,11 +116,11 @@ final class AxisTransform {
             case FFT, IFFT -> {
                 ChunkedArray y = cast(engine.resize(x, ax, transformed), workType);
                 boolean forward = kind == Kind.FFT;
-                yield engine.top(y, ax, forward, scale(scaling, transformed, forward, scaleType));
+                yield engine.top(y, ax, forward, scaling.scale(transformed, forward, scaleType));
             }
             case RFFT -> {
                 ChunkedArray y = cast(engine.resize(x, ax, transformed), workType);
-                yield slice(engine.top(y, ax, true, scale(scaling, transformed, true, scaleType)), ax, 0, outLength);
+                yield slice(engine.top(y, ax, true, scaling.scale(transformed, true, scaleType)), ax, 0, outLength);
             }
             case IRFFT -> {
                 // The Hermitian-symmetric full spectrum: X_0 .. X_h-1, then conj(X_n-k) for k = h .. n-1. The real
@@ -136,30 +136,9 @@ final class AxisTransform {
                 long[][] target = lengths(full.chunks());
                 target[ax] = Chunks.regularAxis(transformed, largest(x.chunks().axis(ax)));
                 full = engine.rechunk(full, Chunks.of(target));
-                ChunkedArray spectrum = engine.top(full, ax, false, scale(scaling, transformed, false, scaleType));
+                ChunkedArray spectrum = engine.top(full, ax, false, scaling.scale(transformed, false, scaleType));
                 yield MapBlocks.of(new RealPart(resultType), spectrum).dtype(resultType).label("real").token(resultType.numpyName()).build();
             }
-        };
-    }
-
-    /**
-     * The norm's factor as NumPy computes it: {@code 1/n} or {@code 1/sqrt(n)} in the real dtype of
-     * the step's input (float16 and float32 factors are rounded there), as the NDArray transform.
-     */
-    static double scale(FftNorm norm, long n, boolean forward, DType realType) {
-        boolean root = norm == FftNorm.ORTHO;
-        boolean divide = root || (norm == FftNorm.FORWARD) == forward;
-        if (!divide) {
-            return 1.0;
-        }
-        return switch (realType) {
-            case FLOAT16 -> {
-                float points = Float.float16ToFloat(Float.floatToFloat16((float) n));
-                float denominator = root ? Float.float16ToFloat(Float.floatToFloat16((float) Math.sqrt(points))) : points;
-                yield Float.float16ToFloat(Float.floatToFloat16(1.0f / denominator));
-            }
-            case FLOAT32 -> 1.0f / (root ? (float) Math.sqrt((float) n) : (float) n);
-            default -> 1.0 / (root ? Math.sqrt(n) : n);
         };
     }
 

@@ -1,11 +1,10 @@
 package org.tessera.array.fft;
 
-import java.util.Arrays;
-
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.fft.AxisTransform.Kind;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.ndarray.fft.Fft;
+import org.tessera.ndarray.fft.FftAxes;
 import org.tessera.ndarray.fft.FftNorm;
 
 /**
@@ -177,7 +176,7 @@ public final class ChunkedFft {
     }
 
     public static ChunkedArray fftn(ChunkedArray a, long[] s, int[] axes, FftNorm norm, long taskMemoryBytes) {
-        Cooked cooked = Cooked.of(a, s, axes, false);
+        FftAxes cooked = FftAxes.cook(a.shape(), s, axes, false);
         ChunkedArray result = a;
         for (int i = cooked.axes().length - 1; i >= 0; i--) {
             result = AxisTransform.transform(Kind.FFT, result, cooked.sizes()[i], cooked.axes()[i], norm, taskMemoryBytes);
@@ -196,7 +195,7 @@ public final class ChunkedFft {
     }
 
     public static ChunkedArray ifftn(ChunkedArray a, long[] s, int[] axes, FftNorm norm, long taskMemoryBytes) {
-        Cooked cooked = Cooked.of(a, s, axes, false);
+        FftAxes cooked = FftAxes.cook(a.shape(), s, axes, false);
         ChunkedArray result = a;
         for (int i = cooked.axes().length - 1; i >= 0; i--) {
             result = AxisTransform.transform(Kind.IFFT, result, cooked.sizes()[i], cooked.axes()[i], norm, taskMemoryBytes);
@@ -215,8 +214,8 @@ public final class ChunkedFft {
     }
 
     public static ChunkedArray rfftn(ChunkedArray a, long[] s, int[] axes, FftNorm norm, long taskMemoryBytes) {
-        Cooked cooked = Cooked.of(a, s, axes, false);
-        int last = cooked.requireAxes("rfftn");
+        FftAxes cooked = FftAxes.cook(a.shape(), s, axes, false);
+        int last = cooked.requireLast("rfftn");
         ChunkedArray result = AxisTransform.transform(Kind.RFFT, a, cooked.sizes()[last], cooked.axes()[last], norm, taskMemoryBytes);
         for (int i = last - 1; i >= 0; i--) {
             result = AxisTransform.transform(Kind.FFT, result, cooked.sizes()[i], cooked.axes()[i], norm, taskMemoryBytes);
@@ -238,8 +237,8 @@ public final class ChunkedFft {
     }
 
     public static ChunkedArray irfftn(ChunkedArray a, long[] s, int[] axes, FftNorm norm, long taskMemoryBytes) {
-        Cooked cooked = Cooked.of(a, s, axes, true);
-        int last = cooked.requireAxes("irfftn");
+        FftAxes cooked = FftAxes.cook(a.shape(), s, axes, true);
+        int last = cooked.requireLast("irfftn");
         ChunkedArray result = a;
         for (int i = 0; i < last; i++) {
             result = AxisTransform.transform(Kind.IFFT, result, cooked.sizes()[i], cooked.axes()[i], norm, taskMemoryBytes);
@@ -249,65 +248,5 @@ public final class ChunkedFft {
 
     private static int[] lastTwo(int[] axes) {
         return axes == null ? new int[] {-2, -1} : axes;
-    }
-
-    /**
-     * NumPy's {@code _cook_nd_args}: the length of every transformed axis ({@code null}: that axis's
-     * length, computed per step as NumPy's one-axis functions do) and the axes.
-     */
-    record Cooked(Long[] sizes, int[] axes) {
-        static Cooked of(ChunkedArray a, long[] s, int[] axes, boolean inverseReal) {
-            long[] shape = a.shape();
-            int ndim = shape.length;
-            boolean shapeless = s == null;
-            int[] transformed;
-            Long[] sizes;
-            if (s == null) {
-                transformed = axes == null ? range(0, ndim) : axes.clone();
-                sizes = new Long[transformed.length];
-                for (int i = 0; i < transformed.length; i++) {
-                    sizes[i] = shape[takeIndex(transformed[i], ndim)];
-                }
-            } else {
-                transformed = axes == null ? range(-s.length, 0) : axes.clone();
-                sizes = Arrays.stream(s).boxed().toArray(Long[]::new);
-            }
-            if (sizes.length != transformed.length) {
-                throw new IllegalArgumentException("Shape and axes have different lengths: s " + Arrays.toString(sizes) + " and axes "
-                        + Arrays.toString(transformed) + ".");
-            }
-            int count = transformed.length;
-            if (inverseReal && shapeless && count > 0) {
-                sizes[count - 1] = (shape[takeIndex(transformed[count - 1], ndim)] - 1) * 2;
-            }
-            for (int i = 0; i < count; i++) {
-                if (sizes[i] == -1) {
-                    sizes[i] = shape[takeIndex(transformed[i], ndim)];
-                }
-            }
-            return new Cooked(sizes, transformed);
-        }
-
-        /** The position of the last axis; rfftn and irfftn need one (NumPy's IndexError otherwise). */
-        int requireAxes(String function) {
-            if (axes.length == 0) {
-                throw new IndexOutOfBoundsException("list index out of range: " + function + " needs at least one axis");
-            }
-            return axes.length - 1;
-        }
-
-        private static int takeIndex(int axis, int ndim) {
-            if (axis < -ndim || axis >= ndim) {
-                throw new IndexOutOfBoundsException("index " + axis + " is out of bounds for axis 0 with size " + ndim
-                        + " (axes of an array of dimension " + ndim + ")");
-            }
-            return axis < 0 ? axis + ndim : axis;
-        }
-
-        private static int[] range(int from, int to) {
-            int[] values = new int[Math.max(0, to - from)];
-            Arrays.setAll(values, i -> from + i);
-            return values;
-        }
     }
 }

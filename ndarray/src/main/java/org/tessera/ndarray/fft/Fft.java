@@ -211,37 +211,13 @@ public final class Fft {
     // ---------------------------------------------------------------- implementation
 
     private static NDArray severalAxes(NDArray a, long[] s, int[] axes, FftNorm norm, Kind kind, boolean forward) {
-        long[] shape = a.shape();
-        int ndim = shape.length;
-        boolean shapeless = s == null;
-        long[] sizes;
-        int[] transformed;
-        if (s == null) {
-            transformed = axes == null ? range(0, ndim) : axes.clone();
-            sizes = new long[transformed.length];
-            for (int i = 0; i < transformed.length; i++) {
-                sizes[i] = shape[takeIndex(transformed[i], ndim)];
-            }
-        } else {
-            sizes = s.clone();
-            transformed = axes == null ? range(-s.length, 0) : axes.clone();
+        FftAxes cooked = FftAxes.cook(a.shape(), s, axes, kind == Kind.C2R);
+        if (kind != Kind.C2C) {
+            cooked.requireLast(kind == Kind.R2C ? "rfftn" : "irfftn");
         }
-        if (sizes.length != transformed.length) {
-            throw new IllegalArgumentException("Shape and axes have different lengths: s " + Arrays.toString(sizes) + " and axes "
-                    + Arrays.toString(transformed) + ".");
-        }
-        int count = transformed.length;
-        if (kind != Kind.C2C && count == 0) {
-            throw new IndexOutOfBoundsException("list index out of range: " + (kind == Kind.R2C ? "rfftn" : "irfftn") + " needs at least one axis");
-        }
-        if (kind == Kind.C2R && shapeless) {
-            sizes[count - 1] = (shape[takeIndex(transformed[count - 1], ndim)] - 1) * 2;
-        }
-        for (int i = 0; i < count; i++) {
-            if (sizes[i] == -1) {
-                sizes[i] = shape[takeIndex(transformed[i], ndim)];
-            }
-        }
+        long[] sizes = cooked.sizes();
+        int[] transformed = cooked.axes();
+        int count = cooked.count();
         if (count == 0) {
             return a;
         }
@@ -271,23 +247,6 @@ public final class Fft {
             }
         }
         return result;
-    }
-
-    /** Python's indexing of a shape tuple by an axis (IndexError outside [-ndim, ndim)). */
-    private static int takeIndex(int axis, int ndim) {
-        if (axis < -ndim || axis >= ndim) {
-            throw new IndexOutOfBoundsException("index " + axis + " is out of bounds for axis 0 with size " + ndim
-                    + " (axes of an array of dimension " + ndim + ")");
-        }
-        return axis < 0 ? axis + ndim : axis;
-    }
-
-    private static int[] range(int from, int to) {
-        int[] values = new int[Math.max(0, to - from)];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = from + i;
-        }
-        return values;
     }
 
     /**
@@ -323,30 +282,8 @@ public final class Fft {
         };
         long[] outShape = a.shape();
         outShape[lane] = kind == Kind.R2C ? count / 2 + 1 : count;
-        double scale = scale(norm == null ? FftNorm.BACKWARD : norm, count, forward, realResultType(nominal));
+        double scale = (norm == null ? FftNorm.BACKWARD : norm).scale(count, forward, realResultType(nominal));
         return transformLines(a, outType, outShape, lane, count, kind, forward, scale);
-    }
-
-    /**
-     * The factor of a transform as NumPy computes it: {@code 1/sqrt(n)} or {@code 1/n} evaluated in
-     * the real dtype of the input ({@code result_type(a.real.dtype, 1.0)}), so a float16 or float32
-     * input gets the factor rounded as NumPy's.
-     */
-    static double scale(FftNorm norm, long n, boolean forward, DType realType) {
-        boolean root = norm == FftNorm.ORTHO;
-        boolean divide = root || (norm == FftNorm.FORWARD) == forward;
-        if (!divide) {
-            return 1.0;
-        }
-        return switch (realType) {
-            case FLOAT16 -> {
-                float points = Float.float16ToFloat(Float.floatToFloat16((float) n));
-                float denominator = root ? Float.float16ToFloat(Float.floatToFloat16((float) Math.sqrt(points))) : points;
-                yield Float.float16ToFloat(Float.floatToFloat16(1.0f / denominator));
-            }
-            case FLOAT32 -> 1.0f / (root ? (float) Math.sqrt((float) n) : (float) n);
-            default -> 1.0 / (root ? Math.sqrt(n) : n);
-        };
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.tessera.ndarray.fft;
 
+import org.tessera.ndarray.dtype.DType;
+
 /**
  * NumPy's {@code norm} argument of the {@code numpy.fft} functions: which direction of a transform
  * pair is scaled. {@link #BACKWARD} (NumPy's default): the forward transform is unscaled, the
@@ -31,12 +33,26 @@ public enum FftNorm {
         return name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** The factor a transform of {@code n} points in the given direction multiplies its result by. */
-    public double scale(long n, boolean forward) {
-        return switch (this) {
-            case BACKWARD -> forward ? 1.0 : 1.0 / n;
-            case ORTHO -> 1.0 / Math.sqrt(n);
-            case FORWARD -> forward ? 1.0 / n : 1.0;
+    /**
+     * The factor a transform of {@code n} points in the given direction multiplies its result by, as
+     * NumPy computes it: {@code 1/n} or {@code 1/sqrt(n)} evaluated in {@code realType}, the real
+     * dtype of the input ({@code result_type(a.real.dtype, 1.0)}), so a float16 or float32 input gets
+     * the factor rounded as NumPy's.
+     */
+    public double scale(long n, boolean forward, DType realType) {
+        boolean root = this == ORTHO;
+        boolean divide = root || (this == FORWARD) == forward;
+        if (!divide) {
+            return 1.0;
+        }
+        return switch (realType) {
+            case FLOAT16 -> {
+                float points = Float.float16ToFloat(Float.floatToFloat16((float) n));
+                float denominator = root ? Float.float16ToFloat(Float.floatToFloat16((float) Math.sqrt(points))) : points;
+                yield Float.float16ToFloat(Float.floatToFloat16(1.0f / denominator));
+            }
+            case FLOAT32 -> 1.0f / (root ? (float) Math.sqrt((float) n) : (float) n);
+            default -> 1.0 / (root ? Math.sqrt(n) : n);
         };
     }
 }
