@@ -92,4 +92,52 @@ public final class Comparison {
         }
         return Math.abs(expected - actual) <= relativeTolerance * Math.max(Math.abs(expected), 1.0);
     }
+
+    /**
+     * FORMAT.md's comparison of transforms: dtype and shape exactly, every real and imaginary part
+     * within 1e-12 (float64, complex128), 1e-5 (float32, complex64) or 1e-3 (float16) times the
+     * largest modulus of NumPy's result; NaN equal to NaN.
+     */
+    public static String mismatchRelativeToLargest(JsonNode expectedNode, NDArray actual) {
+        NDArray expected = Decoding.array(expectedNode);
+        if (expected.dtype() != actual.dtype()) {
+            return "dtype " + actual.dtype() + ", expected " + expected.dtype();
+        }
+        if (!Arrays.equals(expected.shape(), actual.shape())) {
+            return "shape " + Shapes.format(actual.shape()) + ", expected " + Shapes.format(expected.shape());
+        }
+        double tolerance = switch (expected.dtype().realType()) {
+            case FLOAT16 -> 1e-3;
+            case FLOAT32 -> 1e-5;
+            default -> 1e-12;
+        };
+        NDArray expectedFlat = expected.reshape(expected.size());
+        NDArray actualFlat = actual.copy().reshape(actual.size());
+        boolean complex = expected.dtype().isComplex();
+        double largest = 0;
+        for (long i = 0; i < expected.size(); i++) {
+            double modulus = complex ? Math.hypot(expectedFlat.getComplex(i).real(), expectedFlat.getComplex(i).imag())
+                    : Math.abs(expectedFlat.getDouble(i));
+            largest = Double.isNaN(modulus) ? largest : Math.max(largest, modulus);
+        }
+        double allowed = tolerance * (largest == 0 ? 1.0 : largest);
+        for (long i = 0; i < expected.size(); i++) {
+            boolean close = complex
+                    ? closeWithin(expectedFlat.getComplex(i).real(), actualFlat.getComplex(i).real(), allowed)
+                            && closeWithin(expectedFlat.getComplex(i).imag(), actualFlat.getComplex(i).imag(), allowed)
+                    : closeWithin(expectedFlat.getDouble(i), actualFlat.getDouble(i), allowed);
+            if (!close) {
+                return "flat element " + i + " is " + actualFlat.take(0, i).item() + ", expected " + expectedFlat.take(0, i).item()
+                        + " (allowed difference " + allowed + ", dtype " + expected.dtype() + ")";
+            }
+        }
+        return null;
+    }
+
+    private static boolean closeWithin(double expected, double actual, double allowed) {
+        if (Double.isNaN(expected) || Double.isNaN(actual)) {
+            return Double.isNaN(expected) && Double.isNaN(actual);
+        }
+        return expected == actual || Math.abs(expected - actual) <= allowed;
+    }
 }
