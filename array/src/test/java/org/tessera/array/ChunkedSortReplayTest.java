@@ -75,7 +75,7 @@ class ChunkedSortReplayTest {
         JsonNode expected = testCase.expect().get("array");
         String mismatch = Comparison.mismatch(expected, actual, 0);
         if (mismatch == null && testCase.op().equals("sort") && kind.equals("stable")) {
-            return zeroSigns(expected, actual);
+            return Comparison.zeroSignMismatch(expected, actual);
         }
         return mismatch;
     }
@@ -97,23 +97,5 @@ class ChunkedSortReplayTest {
             default -> throw new IllegalStateException("unknown op " + testCase.op() + " in " + testCase.id());
         };
         return Comparison.mismatch(testCase.expect().get("array"), result.compute(SCHEDULER), 0);
-    }
-
-    /** Whether the zeros of a float result carry the signs NumPy's stable sort gave them. */
-    private static String zeroSigns(JsonNode expectedNode, NDArray actual) {
-        NDArray expected = Decoding.array(expectedNode);
-        if (!expected.dtype().isFloat()) {
-            return null;
-        }
-        NDArray expectedFlat = expected.reshape(expected.size());
-        NDArray actualFlat = actual.copy().reshape(actual.size());
-        for (long i = 0; i < expected.size(); i++) {
-            double want = expectedFlat.getDouble(i);
-            double got = actualFlat.getDouble(i);
-            if (want == 0 && (Double.doubleToRawLongBits(want) != 0) != (Double.doubleToRawLongBits(got) != 0)) {
-                return "flat element " + i + " is " + got + ", expected " + want + " (a stable sort keeps zeros in input order)";
-            }
-        }
-        return null;
     }
 }

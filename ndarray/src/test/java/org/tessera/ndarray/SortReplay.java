@@ -33,7 +33,7 @@ final class SortReplay {
         JsonNode expected = testCase.expect().get("array");
         String mismatch = Comparison.mismatch(expected, result, 0);
         if (mismatch == null && testCase.op().equals("sort") && kind.equals("stable")) {
-            return zeroSigns(expected, result);
+            return Comparison.zeroSignMismatch(expected, result);
         }
         return mismatch;
     }
@@ -61,23 +61,5 @@ final class SortReplay {
     static Integer axis(JsonNode args) {
         JsonNode axis = args.get("axis");
         return axis == null || axis.isNull() ? null : axis.asInt();
-    }
-
-    /** Whether the zeros of a float result carry the signs the expected array gives them, element by element. */
-    static String zeroSigns(JsonNode expectedNode, NDArray actual) {
-        NDArray expected = Decoding.array(expectedNode);
-        if (!expected.dtype().isFloat()) {
-            return null;
-        }
-        NDArray expectedFlat = expected.reshape(expected.size());
-        NDArray actualFlat = actual.copy().reshape(actual.size());
-        for (long i = 0; i < expected.size(); i++) {
-            double want = expectedFlat.getDouble(i);
-            double got = actualFlat.getDouble(i);
-            if (want == 0 && (Double.doubleToRawLongBits(want) != 0) != (Double.doubleToRawLongBits(got) != 0)) {
-                return "flat element " + i + " is " + got + ", expected " + want + " (a stable sort keeps zeros in input order)";
-            }
-        }
-        return null;
     }
 }

@@ -140,4 +140,22 @@ public final class Comparison {
         }
         return expected == actual || Math.abs(expected - actual) <= allowed;
     }
+
+    /** Whether the zeros of a float result carry the signs the expected array gives them, element by element. */
+    public static String zeroSignMismatch(JsonNode expectedNode, NDArray actual) {
+        NDArray expected = Decoding.array(expectedNode);
+        if (!expected.dtype().isFloat()) {
+            return null;
+        }
+        NDArray expectedFlat = expected.reshape(expected.size());
+        NDArray actualFlat = actual.copy().reshape(actual.size());
+        for (long i = 0; i < expected.size(); i++) {
+            double want = expectedFlat.getDouble(i);
+            double got = actualFlat.getDouble(i);
+            if (want == 0 && (Double.doubleToRawLongBits(want) != 0) != (Double.doubleToRawLongBits(got) != 0)) {
+                return "flat element " + i + " is " + got + ", expected " + want + " (a stable sort keeps zeros in input order)";
+            }
+        }
+        return null;
+    }
 }
