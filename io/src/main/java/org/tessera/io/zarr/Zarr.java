@@ -15,6 +15,7 @@ import org.tessera.io.StoreReport;
 import org.tessera.io.store.DirectoryStore;
 import org.tessera.io.store.HttpStore;
 import org.tessera.io.store.Store;
+import org.tessera.io.store.Stores;
 
 /**
  * Zarr arrays as chunked arrays: open, read as a {@link ChunkedArray}, and store one into a Zarr
@@ -24,11 +25,13 @@ import org.tessera.io.store.Store;
  * ChunkedArray x = Zarr.fromZarr(Path.of("data.zarr"));          // one block per stored chunk
  * Zarr.toZarr(x.multiply(2), Path.of("twice.zarr"), 1000, 1000);  // v2, Blosc lz4, like zarr-python
  * ChunkedArray y = Zarr.fromZarr(URI.create("https://example.org/data.zarr"));  // read over HTTP(S)
+ * Zarr.toZarr(y.sum(0), URI.create("s3://bucket/sums.zarr"), 1000);             // write to S3
  * }</pre>
  *
- * <p>A {@link URI} names a store by its scheme: {@code http} and {@code https} read it with GET and
- * range requests ({@link HttpStore}, read-only, with no listing, so a group's children cannot be
- * listed), and {@code file} is a {@link DirectoryStore}.
+ * <p>A {@link URI} names a store by its scheme ({@link Stores#open(URI)}): {@code s3} is an object
+ * store ({@link org.tessera.io.store.S3Store}, configured as the AWS tools are), {@code http} and
+ * {@code https} read it with GET and range requests ({@link HttpStore}, read-only, with no listing,
+ * so a group's children cannot be listed), and {@code file} is a {@link DirectoryStore}.
  */
 public final class Zarr {
     private Zarr() {
@@ -48,32 +51,23 @@ public final class Zarr {
         return ZarrGroup.open(DirectoryStore.open(directory), "");
     }
 
-    /** The array stored at {@code location}, an {@code http}, {@code https} or {@code file} URI. */
+    /** The array stored at {@code location}, an {@code s3}, {@code http}, {@code https} or {@code file} URI. */
     public static ZarrArray open(URI location) throws IOException {
         return ZarrArray.open(store(location), "");
     }
 
-    /** The array at {@code path} inside the hierarchy at {@code location}, an {@code http}, {@code https} or {@code file} URI. */
+    /** The array at {@code path} inside the hierarchy at {@code location}, an {@code s3}, {@code http}, {@code https} or {@code file} URI. */
     public static ZarrArray open(URI location, String path) throws IOException {
         return ZarrArray.open(store(location), path);
     }
 
-    /** The group stored at {@code location}, an {@code http}, {@code https} or {@code file} URI. */
+    /** The group stored at {@code location}, an {@code s3}, {@code http}, {@code https} or {@code file} URI. */
     public static ZarrGroup openGroup(URI location) throws IOException {
         return ZarrGroup.open(store(location), "");
     }
 
-    /**
-     * The store at {@code location}: an {@link HttpStore} for {@code http} and {@code https}, a
-     * {@link DirectoryStore} for {@code file}; any other scheme is an IllegalArgumentException.
-     */
     private static Store store(URI location) {
-        String scheme = location.getScheme() == null ? "" : location.getScheme().toLowerCase(java.util.Locale.ROOT);
-        return switch (scheme) {
-            case "http", "https" -> HttpStore.open(location);
-            case "file" -> DirectoryStore.open(Path.of(location));
-            default -> throw new IllegalArgumentException("cannot open a Zarr store at " + location + ": the schemes supported are http, https and file");
-        };
+        return Stores.open(location);
     }
 
     /** A chunked array with one block per stored chunk; each block reads only its chunk. */
@@ -81,7 +75,7 @@ public final class Zarr {
         return fromZarr(open(directory));
     }
 
-    /** A chunked array with one block per stored chunk of the array at {@code location} ({@code http}, {@code https} or {@code file}). */
+    /** A chunked array with one block per stored chunk of the array at {@code location} ({@code s3}, {@code http}, {@code https} or {@code file}). */
     public static ChunkedArray fromZarr(URI location) throws IOException {
         return fromZarr(open(location));
     }
@@ -101,8 +95,19 @@ public final class Zarr {
      * Fails if the directory already holds a Zarr node.
      */
     public static ZarrArray toZarr(ChunkedArray array, Path directory, long... chunkShape) throws IOException {
+        return toNewZarr(array, DirectoryStore.open(directory), chunkShape);
+    }
+
+    /**
+     * Stores {@code array} as a new Zarr v2 array at {@code location} ({@code s3} or {@code file}),
+     * in chunks of {@code chunkShape}, with zarr-python's defaults; fails if a Zarr node is there.
+     */
+    public static ZarrArray toZarr(ChunkedArray array, URI location, long... chunkShape) throws IOException {
+        return toNewZarr(array, store(location), chunkShape);
+    }
+
+    private static ZarrArray toNewZarr(ChunkedArray array, Store store, long[] chunkShape) throws IOException {
         ArrayMetadataV2 metadata = ArrayMetadataV2.of(array.chunks().requireKnownShape("toZarr"), chunkShape, array.dtype());
-        Store store = DirectoryStore.open(directory);
         toZarr(array, store, "", metadata, StoreOptions.defaults());
         return ZarrArray.open(store, "");
     }
