@@ -36,9 +36,16 @@ final class ZarrPython {
     }
 
     static Result run(String script, List<String> arguments) throws IOException, InterruptedException {
+        return run(script, arguments, java.util.Map.of());
+    }
+
+    /** Runs {@code script} with {@code environment} added to this process's. */
+    static Result run(String script, List<String> arguments, java.util.Map<String, String> environment) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(PYTHON.toString(), "-c", script));
         command.addAll(arguments);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         if (!process.waitFor(120, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new IOException("python did not finish in 120 s: " + script);
