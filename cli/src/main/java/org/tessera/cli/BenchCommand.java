@@ -15,6 +15,7 @@ import org.tessera.bench.workload.DirectoryTrees;
 import org.tessera.bench.workload.Schedulers;
 import org.tessera.bench.workload.WorkloadRunner;
 import org.tessera.dashboard.Dashboard;
+import org.tessera.io.store.Stores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -77,10 +78,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--keep", paramLabel = "DIR", description = "AtA only: keep the store in DIR, and reuse it when it already holds A.")
     private Path keep;
 
-    @Option(names = "--store", paramLabel = "DIR", description = "R1-R7: the Zarr v2 store to read, written by another tool "
-            + "(bench/anchors/dask_workloads.py make-store DIR); H1: the HDF5 file (make-h5 FILE); without it, each workload writes "
+    @Option(names = "--store", paramLabel = "DIR|URI", description = "R1-R7: the Zarr v2 store to read, written by another tool "
+            + "(bench/anchors/dask_workloads.py make-store DIR), a directory or an s3:// URI; H1: the HDF5 file (make-h5 FILE); without it, each workload writes "
             + "the same array itself first.")
-    private Path store;
+    private String store;
 
     private final WorkloadLauncher launcher;
 
@@ -175,7 +176,7 @@ final class BenchCommand implements Callable<Integer> {
             addIfGiven(arguments, "--repeat", repeat);
             addIfGiven(arguments, "--dashboard", dashboardPort);
             addIfGiven(arguments, "--scheduler", scheduler.equals("threads") ? null : scheduler);
-            addIfGiven(arguments, "--store", (name.startsWith("R") || name.equals("H1")) && store != null ? store.toAbsolutePath() : null);
+            addIfGiven(arguments, "--store", (name.startsWith("R") || name.equals("H1")) && store != null ? (Stores.isUri(store) ? store : Path.of(store).toAbsolutePath()) : null);
         }
         return arguments;
     }

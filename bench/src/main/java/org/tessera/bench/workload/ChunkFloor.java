@@ -22,7 +22,7 @@ final class ChunkFloor {
     }
 
     /** The floor of {@code source}, a 2-D array stored in square chunks of side {@code chunk}; {@code where} names it in errors. */
-    static double seconds(RegionSource source, long chunk, Path where) throws IOException, InterruptedException {
+    static double seconds(RegionSource source, long chunk, String where) throws IOException, InterruptedException {
         long[] shape = source.shape();
         int threads = Runtime.getRuntime().availableProcessors();
         long start = System.nanoTime();

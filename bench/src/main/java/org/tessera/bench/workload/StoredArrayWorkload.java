@@ -10,6 +10,11 @@ import java.util.Map;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.io.StoreOptions;
+import org.tessera.io.store.DirectoryStore;
+import org.tessera.io.store.Store;
+import org.tessera.io.store.Stores;
+import org.tessera.io.zarr.ArrayMetadataV2;
 import org.tessera.io.zarr.Zarr;
 import org.tessera.io.zarr.ZarrArray;
 import org.tessera.ndarray.NDArray;
@@ -19,8 +24,10 @@ import org.tessera.ndarray.api.NDArrays;
  * R1-R7 of WORKLOADS.md: an operation on a stored Zarr v2 array y (uniform [0, 1) float64, 16000 x
  * 16000 in 2000 x 2000 chunks, Blosc lz4 with byte shuffle), written by another tool. With
  * {@code --store DIR} the workload reads the store there (written by zarr-python through
- * {@code dask_workloads.py make-store DIR}); without it, it writes the same array there itself
- * before the timed part. The timed part starts with opening the store.
+ * {@code dask_workloads.py make-store DIR}); {@code --store s3://bucket/y.zarr} reads it from object
+ * storage (configured as the AWS tools are). Without it, or where the location holds no array yet,
+ * the workload writes the same array itself before the timed part. The timed part starts with
+ * opening the store.
  *
  * <p>The result also reports {@code floor_seconds}: reading and decoding every chunk of the store on
  * all cores with no array work, measured in the same process after the timed runs, the least any
@@ -41,11 +48,12 @@ final class StoredArrayWorkload implements StoredWorkload {
     private final String name;
     private final String description;
     private final Operation operation;
-    private final Path givenStore;
-    private Path store;
+    /** Null, a local directory or a URI ({@link Stores#open(String)}). */
+    private final String givenStore;
+    private Store store;
     private Path writtenHere;
 
-    StoredArrayWorkload(String name, String description, Operation operation, Path givenStore) {
+    StoredArrayWorkload(String name, String description, Operation operation, String givenStore) {
         this.name = name;
         this.description = description;
         this.operation = operation;
@@ -53,7 +61,7 @@ final class StoredArrayWorkload implements StoredWorkload {
     }
 
     /** R1-R7 by name, each reading the store at {@code store}, or writing one first where it is null. */
-    static Map<String, StoredArrayWorkload> all(Path store) {
+    static Map<String, StoredArrayWorkload> all(String store) {
         Map<String, StoredArrayWorkload> workloads = new LinkedHashMap<>();
         workloads.put("R1", new StoredArrayWorkload("R1", "y.sum()", (y, scratch) -> {
             double mean = y.sum().compute().getDouble() / y.size();
@@ -84,7 +92,7 @@ final class StoredArrayWorkload implements StoredWorkload {
     }
 
     /** The expression of a square random workload (W1, W6, W7, W8) on the stored array, with its check. */
-    private static StoredArrayWorkload onSquare(String name, String description, SquareRandomWorkload expression, Path store) {
+    private static StoredArrayWorkload onSquare(String name, String description, SquareRandomWorkload expression, String store) {
         return new StoredArrayWorkload(name, description, (y, scratch) -> {
             double value = expression.compute(y);
             return new Check(value, expression.accepts(value, y.shape(0)));
@@ -108,15 +116,17 @@ final class StoredArrayWorkload implements StoredWorkload {
      */
     @Override
     public void warmUp() throws IOException {
-        if (givenStore != null && Files.exists(givenStore.resolve(".zarray"))) {
-            store = givenStore;
+        if (givenStore != null) {
+            store = Stores.open(givenStore);
         } else {
-            store = givenStore != null ? givenStore : (writtenHere = Files.createTempDirectory("tessera-" + name + "-")).resolve("y.zarr");
+            store = DirectoryStore.open((writtenHere = Files.createTempDirectory("tessera-" + name + "-")).resolve("y.zarr"));
+        }
+        if (!store.contains(".zarray")) {
             write(store, SIDE);
         }
         Path directory = Files.createTempDirectory("tessera-" + name + "-warm-up-");
         try {
-            ChunkedArray corner = Creation.fromSource(new CornerSource(Zarr.open(store), new long[] {WARM_UP_SIDE, WARM_UP_SIDE}), ChunkSpec.of(CHUNK, CHUNK));
+            ChunkedArray corner = Creation.fromSource(new CornerSource(ZarrArray.open(store, ""), new long[] {WARM_UP_SIDE, WARM_UP_SIDE}), ChunkSpec.of(CHUNK, CHUNK));
             operation.apply(corner, directory);
         } finally {
             DirectoryTrees.delete(directory);
@@ -124,16 +134,16 @@ final class StoredArrayWorkload implements StoredWorkload {
     }
 
     /** The workload's input as WORKLOADS.md describes it, with Tessera's writer (Blosc lz4, byte shuffle: zarr-python's default). */
-    private static void write(Path directory, long side) throws IOException {
+    private static void write(Store target, long side) throws IOException {
         ChunkedArray y = Creation.random(7, Creation.Distribution.UNIFORM, new long[] {side, side}, ChunkSpec.of(CHUNK, CHUNK));
-        Zarr.toZarr(y, directory, CHUNK, CHUNK);
+        Zarr.toZarr(y, target, "", ArrayMetadataV2.of(y.shape(), new long[] {CHUNK, CHUNK}, y.dtype()), StoreOptions.defaults());
     }
 
     @Override
     public Check run() throws IOException {
         Path scratch = Files.createTempDirectory("tessera-" + name + "-scratch-");
         try {
-            return operation.apply(Zarr.fromZarr(store), scratch);
+            return operation.apply(Zarr.fromZarr(ZarrArray.open(store, "")), scratch);
         } finally {
             DirectoryTrees.delete(scratch);
         }
@@ -142,7 +152,7 @@ final class StoredArrayWorkload implements StoredWorkload {
     /** Seconds to read and decode every chunk of the store on all cores, nothing else (see {@link ChunkFloor}). */
     @Override
     public double floorSeconds() throws IOException, InterruptedException {
-        return ChunkFloor.seconds(Zarr.open(store), CHUNK, store);
+        return ChunkFloor.seconds(ZarrArray.open(store, ""), CHUNK, store.describe());
     }
 
     @Override
@@ -158,7 +168,7 @@ final class StoredArrayWorkload implements StoredWorkload {
         params.put("operation", description);
         params.put("shape", SIDE + "x" + SIDE);
         params.put("chunks", CHUNK + "x" + CHUNK);
-        params.put("store", givenStore != null ? givenStore.toString() : "written by Tessera before the timed part");
+        params.put("store", givenStore != null ? givenStore : "written by Tessera before the timed part");
         params.put("threads", Runtime.getRuntime().availableProcessors());
         return params;
     }

@@ -61,7 +61,7 @@ final class StoredHdf5Workload implements StoredWorkload {
     @Override
     public double floorSeconds() throws IOException, InterruptedException {
         try (Hdf5Dataset dataset = Hdf5.open(file, DATASET)) {
-            return ChunkFloor.seconds(dataset, StoredArrayWorkload.CHUNK, file);
+            return ChunkFloor.seconds(dataset, StoredArrayWorkload.CHUNK, file.toString());
         }
     }
 

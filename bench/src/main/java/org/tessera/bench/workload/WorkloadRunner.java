@@ -69,13 +69,13 @@ public final class WorkloadRunner {
         }
         if (arguments.length == 0 || !names().contains(arguments[0])) {
             System.err.println("usage: tessera bench NAME [--json FILE] [--repeat R] [--scheduler threads|sync|spark] [--dashboard PORT]   (NAME one of " + WORKLOADS.keySet() + ")\n"
-                    + "       tessera bench R1..R7 [--store DIR] [--json FILE] [--repeat R] [--scheduler threads|sync|spark]\n"
+                    + "       tessera bench R1..R7 [--store DIR|s3://BUCKET/PATH] [--json FILE] [--repeat R] [--scheduler threads|sync|spark]\n"
                     + "       tessera bench H1 [--store FILE.h5] [--json FILE] [--repeat R] [--scheduler threads|sync|spark]\n"
                     + "       tessera bench AtA [--rows N] [--columns M] [--block-rows R] [--keep DIR] [--json FILE]");
             System.exit(2);
         }
         List<String> options = Arrays.asList(arguments);
-        Path store = option(options, "--store").map(Path::of).orElse(null);
+        String store = option(options, "--store").orElse(null);
         Path json = option(options, "--json").map(Path::of).orElse(null);
         int repeat = option(options, "--repeat").map(Integer::parseInt).orElse(arguments[0].startsWith("N") ? 3 : 1);
         String scheduler = option(options, "--scheduler").orElse("threads");
@@ -87,7 +87,7 @@ public final class WorkloadRunner {
         ChunkedArray.setDefaultScheduler(Schedulers.named(scheduler, dashboard == null ? List.of() : List.of(dashboard)));
         Map<String, Object> measured;
         if (arguments[0].startsWith("R") || arguments[0].equals("H1")) {
-            StoredWorkload stored = arguments[0].equals("H1") ? new StoredHdf5Workload(store) : StoredArrayWorkload.all(store).get(arguments[0]);
+            StoredWorkload stored = arguments[0].equals("H1") ? new StoredHdf5Workload(store == null ? null : Path.of(store)) : StoredArrayWorkload.all(store).get(arguments[0]);
             try {
                 measured = measure(stored, repeat);
                 measured.put("floor_seconds", stored.floorSeconds());

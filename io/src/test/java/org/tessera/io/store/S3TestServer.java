@@ -34,9 +34,14 @@ public final class S3TestServer implements AutoCloseable {
 
     /** A server that checks signatures, or accepts any request when {@code authenticate} is false. */
     public static S3TestServer start(Path directory, boolean authenticate) throws Exception {
+        return start(directory, authenticate, 0);
+    }
+
+    /** A server on {@code port} of the loopback interface (0 for any free one). */
+    public static S3TestServer start(Path directory, boolean authenticate, int port) throws Exception {
         Files.createDirectories(directory);
         Properties properties = new Properties();
-        properties.setProperty("s3proxy.endpoint", "http://127.0.0.1:0");
+        properties.setProperty("s3proxy.endpoint", "http://127.0.0.1:" + port);
         properties.setProperty("s3proxy.authorization", authenticate ? "aws-v2-or-v4" : "none");
         if (authenticate) {
             properties.setProperty("s3proxy.identity", ACCESS_KEY);
@@ -83,6 +88,23 @@ public final class S3TestServer implements AutoCloseable {
     /** The environment a child process (zarr-python with boto3, a Spark worker) needs to reach this server. */
     public Map<String, String> environment() {
         return Map.of("AWS_ENDPOINT_URL", endpoint(), "AWS_ACCESS_KEY_ID", ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", SECRET_KEY, "AWS_REGION", "us-east-1");
+    }
+
+    /**
+     * {@code ./tessera s3-server DIR [PORT]}: the same server in a process of its own, until it is
+     * stopped, for trying {@code s3://} locations by hand and for the S3 benchmark; each directory
+     * of DIR is a bucket.
+     */
+    public static void main(String[] arguments) throws Exception {
+        if (arguments.length < 1 || arguments.length > 2) {
+            System.err.println("usage: tessera s3-server DIR [PORT]   (s3proxy on loopback; each directory of DIR is a bucket; PORT 9000 by default)");
+            System.exit(2);
+        }
+        S3TestServer server = start(Path.of(arguments[0]), true, arguments.length > 1 ? Integer.parseInt(arguments[1]) : 9000);
+        System.out.println("S3 server at " + server.endpoint() + ", buckets in " + Path.of(arguments[0]).toAbsolutePath() + "; use it with:");
+        server.environment().forEach((name, value) -> System.out.println("  export " + name + "=" + value));
+        System.out.flush();
+        Thread.currentThread().join();
     }
 
     @Override
