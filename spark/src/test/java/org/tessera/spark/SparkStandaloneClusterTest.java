@@ -29,13 +29,16 @@ import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.metrics.StoreTraffic;
 import org.tessera.graph.schedule.TaskFailedException;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.io.StoreOptions;
 import org.tessera.io.StoreReport;
 import org.tessera.io.store.DirectoryStore;
+import org.tessera.io.store.S3Store;
 import org.tessera.io.zarr.ArrayMetadataV2;
 import org.tessera.io.zarr.Zarr;
+import org.tessera.io.zarr.ZarrArray;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 
@@ -134,6 +137,54 @@ class SparkStandaloneClusterTest {
         ArrayAssertions.assertSameArray(x.multiply(2).add(1).compute(new ThreadedScheduler()), readBack);
     }
 
+    /**
+     * Issue 22, "On the cluster": the executors read and write a Zarr array in S3 themselves, with
+     * the endpoint and keys their store carries. {@link StoreTraffic} counts what this JVM's stores
+     * moved, so the driver's counters show what the driver itself moved: the arrays' metadata, never
+     * a chunk. The same store run by the ThreadedScheduler moves every chunk through them, which
+     * shows that the probe sees chunks when they do pass through the driver.
+     */
+    @Test
+    @Order(2)
+    void executorsReadAndWriteZarrArraysInS3WithoutTheDriver() throws Exception {
+        try (S3ServerProcess server = S3ServerProcess.start(directory.resolve("s3"), directory.resolve("s3-server.log"))) {
+            server.createBucket("cluster");
+            // The endpoint and keys travel with the store into the tasks: the executors read no configuration of their own.
+            S3Store store = server.store("cluster", "issue-22");
+            Path stored = server.bucketDirectory("cluster").resolve("issue-22");
+            long[] shape = {400, 64};
+            ChunkedArray x = Creation.random(22, Creation.Distribution.NORMAL, shape, ChunkSpec.of(50, 16));
+
+            // The cluster writes the input: 32 chunks, each by a task on an executor.
+            ArrayMetadataV2 inputMetadata = ArrayMetadataV2.of(shape, new long[] {50, 16}, DType.FLOAT64);
+            Traffic writing = Traffic.during(() -> Zarr.toZarr(x, store, "x", inputMetadata, StoreOptions.defaults().withScheduler(spark)));
+            long inputBytes = chunkBytes(stored.resolve("x"), 32);
+            writing.assertOnlyMetadata(metadataBytes(stored), "writing x on the cluster (" + inputBytes + " bytes of chunks)");
+
+            // The cluster reads it back from S3, standardises its columns (a reduction over every row
+            // block, then a blockwise step) and writes the result in chunks of another shape.
+            ArrayMetadataV2 outputMetadata = ArrayMetadataV2.of(shape, new long[] {100, 32}, DType.FLOAT64);
+            ChunkedArray fromS3 = Zarr.fromZarr(ZarrArray.open(store, "x"));
+            StoreReport[] report = new StoreReport[1];
+            Traffic computing = Traffic.during(() -> report[0] = Zarr.toZarr(standardised(fromS3), store, "z", outputMetadata,
+                    StoreOptions.defaults().withScheduler(spark)));
+            assertEquals(8, report[0].chunksWritten());
+            long outputBytes = chunkBytes(stored.resolve("z"), 8);
+            computing.assertOnlyMetadata(metadataBytes(stored),
+                    "standardising x on the cluster (" + inputBytes + " bytes of chunks read, " + outputBytes + " written)");
+
+            // The probe is live: the same store on the driver's threads moves every chunk through this JVM's store client.
+            Traffic local = Traffic.during(() -> Zarr.toZarr(standardised(fromS3), store, "z-threaded", outputMetadata, StoreOptions.defaults()));
+            assertTrue(local.read() >= inputBytes && local.written() >= outputBytes,
+                    "the ThreadedScheduler read " + local.read() + " and wrote " + local.written() + " bytes; the chunks hold "
+                            + inputBytes + " and " + outputBytes);
+
+            NDArray expected = standardised(x).compute(new ThreadedScheduler());
+            ArrayAssertions.assertSameArray(expected, Zarr.fromZarr(ZarrArray.open(store, "z")).compute(new ThreadedScheduler()));
+            ArrayAssertions.assertSameArray(expected, Zarr.fromZarr(ZarrArray.open(store, "z-threaded")).compute(new ThreadedScheduler()));
+        }
+    }
+
     @Test
     @Order(3)
     void taskThatAlwaysFailsOnAnExecutorIsNamedOnTheDriver() {
@@ -174,6 +225,54 @@ class SparkStandaloneClusterTest {
 
         assertEquals(10 * (0 + 1 + 2 + 3 + 4 + 5), total.get(120, TimeUnit.SECONDS));
         assertTrue(countFiles(markers) > blocks, "the task lost with the worker ran again: " + countFiles(markers) + " attempts for " + blocks + " blocks");
+    }
+
+    /** Each column of {@code x} less its mean, over its standard deviation. */
+    private static ChunkedArray standardised(ChunkedArray x) {
+        return x.subtract(x.mean(0)).divide(x.std(0L, 0));
+    }
+
+    /** The bytes of the {@code count} chunks (files named by digits) of the Zarr array in {@code array}, failing if there are not exactly that many. */
+    private static long chunkBytes(Path array, int count) throws IOException {
+        try (Stream<Path> files = Files.list(array)) {
+            List<Path> chunks = files.filter(file -> file.getFileName().toString().matches("\\d+(\\.\\d+)*")).toList();
+            assertEquals(count, chunks.size(), "chunks of " + array + ": " + chunks);
+            long bytes = 0;
+            for (Path chunk : chunks) {
+                bytes += Files.size(chunk);
+            }
+            return bytes;
+        }
+    }
+
+    /** The bytes of every Zarr metadata object (.zarray, .zgroup, .zattrs) under {@code root}: all that the driver may move. */
+    private static long metadataBytes(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            long bytes = 0;
+            for (Path file : files.filter(path -> path.getFileName().toString().startsWith(".z")).toList()) {
+                bytes += Files.size(file);
+            }
+            return bytes;
+        }
+    }
+
+    /** What this JVM's stores read and wrote while an action ran (StoreTraffic's counters only grow). */
+    private record Traffic(long read, long written) {
+        interface Action {
+            void run() throws Exception;
+        }
+
+        static Traffic during(Action action) throws Exception {
+            long readBefore = StoreTraffic.bytesRead();
+            long writtenBefore = StoreTraffic.bytesWritten();
+            action.run();
+            return new Traffic(StoreTraffic.bytesRead() - readBefore, StoreTraffic.bytesWritten() - writtenBefore);
+        }
+
+        void assertOnlyMetadata(long metadataBytes, String what) {
+            assertTrue(read <= metadataBytes && written <= metadataBytes, "the driver's stores read " + read + " and wrote " + written
+                    + " bytes while " + what + ", more than the " + metadataBytes + " bytes of Zarr metadata");
+        }
     }
 
     private static boolean startedOn(Path markers, Set<Long> processIds) {
