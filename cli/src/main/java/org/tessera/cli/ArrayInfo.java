@@ -15,9 +15,14 @@ import org.tessera.ndarray.dtype.DType;
  * @param format       e.g. "Zarr v2", "HDF5", ".npy"
  * @param chunkShape   the stored chunk shape; empty for contiguous storage (the whole array is one block)
  * @param compressor   the codecs applied to each chunk, "none" when there are none
- * @param bytesOnDisk  the bytes its files take, -1 where they cannot be told apart from other arrays' (HDF5)
+ * @param bytesOnDisk  the bytes its files or objects take, {@link #SHARED_FILE} where they cannot be told apart
+ *                     from other arrays' (HDF5), {@link #UNKNOWN_SIZE} where the store cannot list them (HTTP)
  */
 record ArrayInfo(String name, String format, long[] shape, DType dtype, Optional<long[]> chunkShape, String compressor, long bytesOnDisk) {
+    /** The size of an array that shares its file with others. */
+    static final long SHARED_FILE = -1;
+    /** The size of an array in a store that cannot list its keys, so its chunks cannot be found to be counted. */
+    static final long UNKNOWN_SIZE = -2;
 
     ArrayInfo {
         shape = shape.clone();
@@ -56,9 +61,14 @@ record ArrayInfo(String name, String format, long[] shape, DType dtype, Optional
                 "  dtype       " + dtype.numpyName(),
                 "  chunks      " + chunkShape.map(ArrayInfo::tuple).orElse("none (contiguous)"),
                 "  compressor  " + compressor,
-                "  on disk     " + (bytesOnDisk < 0 ? "(shared file)" : ByteSize.format(bytesOnDisk)),
+                "  on disk     " + onDisk(bytesOnDisk),
                 "  in memory   " + ByteSize.format(bytesInMemory()),
                 "  blocks      " + blockCount() + " (" + Arrays.stream(grid().blockCounts()).mapToObj(Integer::toString).collect(Collectors.joining(" x ")) + ")");
+    }
+
+    /** How a size on disk reads: the bytes, or why they are not known. */
+    static String onDisk(long bytes) {
+        return bytes == SHARED_FILE ? "(shared file)" : bytes == UNKNOWN_SIZE ? "unknown (HTTP has no listing)" : ByteSize.format(bytes);
     }
 
     /** NumPy's way of writing a shape: {@code (3, 4)}, {@code (5,)}, {@code ()}. */

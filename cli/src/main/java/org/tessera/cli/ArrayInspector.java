@@ -8,12 +8,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.tessera.io.hdf5.Hdf5;
 import org.tessera.io.hdf5.Hdf5Dataset;
+import org.tessera.io.store.Store;
+import org.tessera.io.store.StoreKeys;
 import org.tessera.io.zarr.ArrayMetadata;
 import org.tessera.io.zarr.ArrayMetadataV2;
 import org.tessera.io.zarr.ArrayMetadataV3;
@@ -26,7 +34,8 @@ import org.tessera.ndarray.npy.Npy;
 /**
  * Finds out what a path holds, by its metadata only (no chunk is read): a Zarr v2 or v3 array or
  * group (a directory with {@code .zarray}, {@code .zgroup} or {@code zarr.json}), an HDF5 file
- * (by its signature) or a {@code .npy} file (by its magic string).
+ * (by its signature) or a {@code .npy} file (by its magic string). A store named by a URI
+ * ({@code s3://}, {@code https://}) is read as a Zarr array or group through its {@link Store}.
  */
 final class ArrayInspector {
     private static final byte[] HDF5_SIGNATURE = {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
@@ -58,6 +67,118 @@ final class ArrayInspector {
         }
         throw new IllegalArgumentException(path + " is not a Zarr store, an HDF5 file or a .npy file (no .zarray, .zgroup or zarr.json in a directory, "
                 + "no HDF5 signature, no NumPy magic string)");
+    }
+
+    /**
+     * What the store at {@code location} holds at its root: a Zarr array or group. Sizes are the
+     * sum of the sizes of the keys under each node, where the store lists its keys (S3 does, HTTP
+     * does not: there they are {@link ArrayInfo#UNKNOWN_SIZE}, and a group's members are unknown).
+     *
+     * @throws IllegalArgumentException when the root holds no Zarr node, naming {@code location}
+     * @throws IOException when the store cannot be read (a missing bucket, refused credentials, ...)
+     */
+    static Inspection inspect(Store store, String location) throws IOException {
+        NodeKind root = nodeKind(store, "");
+        if (root == NodeKind.NONE) {
+            throw new IllegalArgumentException(location + " holds no Zarr array or group: it has no .zarray, .zgroup or zarr.json");
+        }
+        KeySizes sizes = KeySizes.of(store);
+        if (root == NodeKind.ARRAY) {
+            ArrayInfo info = zarrArray(store, "", "/", sizes);
+            return new Inspection(info.format() + " array " + location, List.of(info));
+        }
+        ZarrGroup group = ZarrGroup.open(store, "");
+        String heading = "Zarr v" + group.zarrFormat() + " group " + location + ": ";
+        List<String> members;
+        try {
+            members = group.memberNames();
+        } catch (UnsupportedOperationException noListing) {
+            return new Inspection(heading + "members unknown (" + store.describe() + " cannot list its keys; name an array's location to describe it)",
+                    List.of());
+        }
+        List<ArrayInfo> arrays = new ArrayList<>();
+        collectZarrArrays(store, "", "", arrays, sizes);
+        return new Inspection(heading + members.size() + " member" + (members.size() == 1 ? "" : "s")
+                + (members.isEmpty() ? "" : " (" + String.join(", ", members) + ")") + ", " + arrays.size() + " array" + (arrays.size() == 1 ? "" : "s")
+                + " in all, " + ArrayInfo.onDisk(sizes.under("")) + " on disk", arrays);
+    }
+
+    private enum NodeKind { ARRAY, GROUP, NONE }
+
+    /** What {@code node} of {@code store} is, by its metadata documents. */
+    private static NodeKind nodeKind(Store store, String node) throws IOException {
+        // GETs rather than HEADs: an S3 GET tells a missing key from a missing bucket, which fails here with its own message.
+        if (store.get(StoreKeys.join(node, ".zarray")).isPresent()) {
+            return NodeKind.ARRAY;
+        }
+        if (store.get(StoreKeys.join(node, ".zgroup")).isPresent()) {
+            return NodeKind.GROUP;
+        }
+        Optional<byte[]> document = store.get(StoreKeys.join(node, "zarr.json"));
+        if (document.isEmpty()) {
+            return NodeKind.NONE;
+        }
+        return new String(document.get(), java.nio.charset.StandardCharsets.UTF_8).replaceAll("\\s", "").contains("\"node_type\":\"array\"")
+                ? NodeKind.ARRAY : NodeKind.GROUP;
+    }
+
+    private static void collectZarrArrays(Store store, String node, String prefix, List<ArrayInfo> arrays, KeySizes sizes) throws IOException {
+        for (String member : ZarrGroup.open(store, node).memberNames()) {
+            String child = StoreKeys.join(node, member);
+            String name = prefix + "/" + member;
+            switch (nodeKind(store, child)) {
+                case ARRAY -> arrays.add(zarrArray(store, child, name, sizes));
+                case GROUP -> collectZarrArrays(store, child, name, arrays, sizes);
+                case NONE -> { }
+            }
+        }
+    }
+
+    private static ArrayInfo zarrArray(Store store, String node, String name, KeySizes sizes) throws IOException {
+        ArrayMetadata metadata = ZarrArray.open(store, node).metadata();
+        return new ArrayInfo(name, "Zarr v" + metadata.zarrFormat(), metadata.shape(), metadata.dtype(), Optional.of(metadata.chunkShape()),
+                compressor(metadata), sizes.under(node));
+    }
+
+    /**
+     * The size of every key of a store, found by listing it and asking for each key's size (an S3
+     * HEAD each, many in flight at once, as many as the store allows); unknown where it cannot list.
+     */
+    private record KeySizes(Map<String, Long> sizes) {
+        static KeySizes of(Store store) throws IOException {
+            List<String> keys;
+            try {
+                keys = store.list("");
+            } catch (UnsupportedOperationException noListing) {
+                return new KeySizes(null);
+            }
+            Map<String, Long> sizes = new java.util.HashMap<>();
+            try (ExecutorService heads = Executors.newVirtualThreadPerTaskExecutor()) {
+                List<Future<OptionalLong>> answers = new ArrayList<>();
+                for (String key : keys) {
+                    answers.add(heads.submit(() -> store.size(key)));
+                }
+                for (int index = 0; index < keys.size(); index++) {
+                    // A key deleted since the listing takes no room.
+                    sizes.put(keys.get(index), answers.get(index).get().orElse(0));
+                }
+            } catch (ExecutionException failed) {
+                throw failed.getCause() instanceof IOException io ? io : new IOException(failed.getCause().getMessage(), failed.getCause());
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while asking " + store.describe() + " for the sizes of its keys");
+            }
+            return new KeySizes(sizes);
+        }
+
+        /** The bytes of the keys under {@code node} ("" for all), or {@link ArrayInfo#UNKNOWN_SIZE}. */
+        long under(String node) {
+            if (sizes == null) {
+                return ArrayInfo.UNKNOWN_SIZE;
+            }
+            String prefix = node.isEmpty() ? "" : node + "/";
+            return sizes.entrySet().stream().filter(entry -> entry.getKey().startsWith(prefix)).mapToLong(Map.Entry::getValue).sum();
+        }
     }
 
     private static Inspection inspectZarr(Path directory) throws IOException {
@@ -122,7 +243,7 @@ final class ArrayInspector {
             try (Hdf5Dataset dataset = Hdf5.open(file, datasetPath)) {
                 String filters = dataset.filters().isEmpty() ? "none" : String.join(" -> ", dataset.filters());
                 arrays.add(new ArrayInfo(datasetPath, "HDF5 " + dataset.layout().name().toLowerCase(java.util.Locale.ROOT), dataset.shape(), dataset.dtype(),
-                        dataset.chunkShape(), filters, -1));
+                        dataset.chunkShape(), filters, ArrayInfo.SHARED_FILE));
             }
         }
         return new Inspection("HDF5 file " + file + ": " + arrays.size() + " dataset" + (arrays.size() == 1 ? "" : "s") + ", "

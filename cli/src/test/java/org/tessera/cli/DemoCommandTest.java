@@ -46,6 +46,26 @@ class DemoCommandTest {
     }
 
     @Test
+    void aLocalStoreHoldsAWhileTheDiagramAndProfileGoToDir(@TempDir Path directory) {
+        Path store = directory.resolve("data/nested");
+        Path files = directory.resolve("files");
+        CommandLineRun run = CommandLineRun.of("demo", "--size", "1MB", "--store", store.toString(), "--dir", files.toString(), "--keep", "-q");
+        assertEquals(0, run.status(), run.out() + run.err());
+        assertTrue(run.out().contains("Zarr v2 in " + store + ";"), run.out());
+        assertTrue(Files.isRegularFile(store.resolve("A.zarr/.zarray")), "A is in the --store directory");
+        assertTrue(Files.isRegularFile(files.resolve("A.svg")) && Files.isRegularFile(files.resolve("profile.json")), "the diagram and profile are in --dir");
+        assertFalse(Files.exists(files.resolve("A.zarr")));
+        assertTrue(run.out().contains("store    " + store.resolve("A.zarr") + " (kept)"), run.out());
+    }
+
+    @Test
+    void refusesAnUnknownScheduler() {
+        CommandLineRun run = CommandLineRun.of("demo", "--scheduler", "dask");
+        assertEquals(2, run.status());
+        assertEquals("unknown scheduler 'dask'; expected threads or spark", run.firstErrorLine());
+    }
+
+    @Test
     void theChecksumOfAGivenSizeIsReproducible(@TempDir Path directory) {
         String first = checksumLine(CommandLineRun.of("demo", "--size", "1MB", "--dir", directory.resolve("one").toString(), "-q"));
         String second = checksumLine(CommandLineRun.of("demo", "--size", "1MB", "--dir", directory.resolve("two").toString(), "-q"));

@@ -10,6 +10,7 @@ import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
 import org.tessera.io.StoreOptions;
 import org.tessera.io.store.DirectoryStore;
+import org.tessera.io.store.Store;
 import org.tessera.io.zarr.ArrayMetadataV2;
 import org.tessera.io.zarr.Zarr;
 import org.tessera.io.zarr.ZarrArray;
@@ -73,6 +74,30 @@ public record RandomZarrMatrix(long rows, long columns, long blockRows, long see
         long start = System.nanoTime();
         Zarr.toZarr(generator(), DirectoryStore.open(store), "", metadata(), options);
         return (System.nanoTime() - start) / 1e9;
+    }
+
+    /**
+     * Writes the matrix as the Zarr array at the root of {@code store} (an S3 prefix, say),
+     * replacing the Zarr node there with every key under it, and returns the seconds it took.
+     */
+    public double write(Store store, StoreOptions options) throws IOException {
+        long start = System.nanoTime();
+        Zarr.store(generator(), ZarrArray.create(store, "", metadata(), java.util.Map.of(), true), options);
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /**
+     * Whether the root of {@code store} already holds this matrix completely: the same metadata and
+     * every chunk written; false where the store cannot list its keys to count the chunks.
+     */
+    public boolean isHeldBy(Store store) {
+        try {
+            ZarrArray existing = ZarrArray.open(store, "");
+            return existing.metadata().equals(metadata())
+                    && store.list("").stream().filter(key -> !key.startsWith(".") && !key.contains("/")).count() == Math.ceilDiv(rows, blockRows);
+        } catch (IOException | RuntimeException unreadable) {
+            return false;
+        }
     }
 
     /** Whether {@code store} already holds this matrix completely: the same metadata and every chunk written. */
