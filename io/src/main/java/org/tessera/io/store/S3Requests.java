@@ -95,7 +95,8 @@ final class S3Requests {
             IOException failure = null;
             acquire(gate, what);
             try {
-                HttpResponse<byte[]> response = Client.HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse.BodyHandler<byte[]> handler = method.equals("HEAD") ? info -> HttpResponse.BodySubscribers.replacing(new byte[0]) : SizedBody::handle;
+                HttpResponse<byte[]> response = Client.next().send(request.build(), handler);
                 answer = new Answer(response.statusCode(), response.headers(), response.body() == null ? new byte[0] : response.body());
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
@@ -156,13 +157,28 @@ final class S3Requests {
         }
     }
 
-    /** The client of every S3 store: HTTP/1.1, as S3 speaks it, with a pool of kept-alive connections. */
+    /**
+     * The clients of every S3 store: HTTP/1.1, as S3 speaks it, each with a pool of kept-alive
+     * connections. Several, because one JDK client moves every response's bytes through one
+     * selector thread, which caps a JVM's throughput from a fast endpoint below what the cores decode.
+     */
     private static final class Client {
-        static final HttpClient HTTP = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        private static final HttpClient[] HTTP = new HttpClient[Math.max(2, Runtime.getRuntime().availableProcessors())];
+        private static final java.util.concurrent.atomic.AtomicInteger TURN = new java.util.concurrent.atomic.AtomicInteger();
+
+        static {
+            for (int i = 0; i < HTTP.length; i++) {
+                HTTP[i] = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .followRedirects(HttpClient.Redirect.NEVER)
+                        .build();
+            }
+        }
+
+        static HttpClient next() {
+            return HTTP[Math.floorMod(TURN.getAndIncrement(), HTTP.length)];
+        }
     }
 
     /** Header values for a byte range. */
