@@ -16,6 +16,14 @@ public interface RegionSource {
     /** The region {@code [start, start + shape)}; it may be a view of the source. */
     NDArray read(long[] start, long[] shape);
 
+    /**
+     * A hint that the region {@code [start, start + shape)} will be read soon: a source in a remote
+     * store starts fetching the bytes it needs. It returns at once and never fails; the default,
+     * for sources whose reads cost the same either way, does nothing.
+     */
+    default void prefetch(long[] start, long[] shape) {
+    }
+
     /** A name for tokens: sources with the same identity give the same array name. */
     Object identity();
 

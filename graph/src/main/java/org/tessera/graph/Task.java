@@ -208,6 +208,33 @@ public sealed interface Task extends Serializable {
         };
     }
 
+    /**
+     * Passes the read-ahead hint of {@link TaskFunction#prefetch} to every call in this task whose
+     * arguments are all literals, so a function that reads a remote store can start fetching before
+     * the task runs. Calls whose arguments are not yet known get no hint.
+     */
+    default void prefetch() {
+        if (this instanceof Call call) {
+            List<Task> arguments = call.arguments();
+            List<Object> values = new ArrayList<>(arguments.size());
+            boolean known = true;
+            for (int position = 0; position < arguments.size(); position++) {
+                Task argument = arguments.get(position);
+                if (argument instanceof Literal literal) {
+                    values.add(literal.value());
+                } else {
+                    known = false;
+                    argument.prefetch();
+                }
+            }
+            if (known) {
+                call.function().prefetch(values);
+            }
+        } else if (this instanceof TaskList list) {
+            list.items().forEach(Task::prefetch);
+        }
+    }
+
     /** Evaluates the task, taking the values of referenced keys from {@code results}. */
     default Object evaluate(Function<Key, Object> results) throws Exception {
         if (this instanceof Call call) {

@@ -38,6 +38,16 @@ public interface TaskFunction extends Serializable {
         return this instanceof Scoping scoping ? scoping : null;
     }
 
+    /**
+     * A hint that this function will soon be applied to {@code arguments}, given by the threaded
+     * scheduler ahead of the call where the arguments are known before the task runs: a function
+     * that reads a remote store starts fetching what it will read, so requests are in flight while
+     * the workers compute. It must return at once, never fail, and change no result; an argument
+     * it does not expect (null where another function's result will go) means no hint.
+     */
+    default void prefetch(List<Object> arguments) {
+    }
+
     /** A function with a display name. */
     static TaskFunction named(String name, TaskFunction function) {
         return new Named(name, function, false);
@@ -88,6 +98,11 @@ public interface TaskFunction extends Serializable {
         @Override
         public boolean isCheap() {
             return cheap;
+        }
+
+        @Override
+        public void prefetch(List<Object> arguments) {
+            function.prefetch(arguments);
         }
     }
 }

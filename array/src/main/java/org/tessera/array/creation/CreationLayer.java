@@ -67,6 +67,14 @@ public final class CreationLayer {
             };
         }
 
+        /** A stored block's source is told which region it will be asked for, so a remote store can fetch it ahead. */
+        @Override
+        public void prefetch(List<Object> arguments) {
+            if (maker instanceof SourceBlocks sources && !arguments.isEmpty() && arguments.getFirst() instanceof int[] index) {
+                sources.source().prefetch(chunks.blockStart(index), chunks.blockShape(index));
+            }
+        }
+
         /**
          * A generated block is copied into each reader that takes it deferred, since each computes
          * only the parts it reads; a stored block is not (its reader computes it as before), so that

@@ -178,6 +178,24 @@ public final class BlockwiseFusion {
             return Deferred.force(applyDeferring(arguments));
         }
 
+        /**
+         * The hint goes to the producer with its arguments, and to the reader with its own, null
+         * standing for the producer's result, which is not known yet.
+         */
+        @Override
+        public void prefetch(List<Object> arguments) {
+            producer.prefetch(arguments.subList(position, position + producerArity));
+            int readerArity = arguments.size() - producerArity + 1 + sharedPositions.length;
+            List<Object> readerArguments = new ArrayList<>(readerArity);
+            readerArguments.addAll(arguments.subList(0, position));
+            readerArguments.add(null);
+            int next = position + producerArity;
+            for (int readerPosition = position + 1; readerPosition < readerArity; readerPosition++) {
+                readerArguments.add(isShared(readerPosition) ? null : arguments.get(next++));
+            }
+            reader.prefetch(readerArguments);
+        }
+
         /** The reader's scope (see {@link Scoping}), which the task that calls this function runs in. */
         @Override
         public Scoping scoping() {

@@ -45,6 +45,12 @@ final class Execution {
     private final int[] inputsLeft;
     private final int[] readersLeft;
     private final boolean[] started;
+    /** Tasks given a read-ahead hint (see {@link #readAhead}) that have not started when it was given. */
+    private final boolean[] hinted;
+    /** Read-ahead: how many tasks without inputs may be hinted and not yet started, the next number to consider, and how many are. */
+    private final int readAheadWindow;
+    private int readAheadCursor;
+    private int readAheadPending;
     private final boolean[] isOutput;
     private final Object[] results;
     private final long[] sizes;
@@ -106,6 +112,8 @@ final class Execution {
             }
         }
         started = new boolean[count];
+        hinted = new boolean[count];
+        readAheadWindow = Math.max(4, 2 * workerCount);
         isOutput = new boolean[count];
         for (int output : outputNumbers) {
             isOutput[output] = true;
@@ -259,10 +267,14 @@ final class Execution {
                 while (batchSize < take && !ready.isEmpty()) {
                     number = ready.poll();
                     started[number] = true;
+                    if (hinted[number]) {
+                        readAheadPending--;
+                    }
                     batch[batchSize] = number;
                     batchValues[batchSize] = claimInputs(number);
                     batchSize++;
                 }
+                readAhead();
                 if (!ready.isEmpty()) {
                     workReady.signal();
                 }
@@ -301,6 +313,31 @@ final class Execution {
             }
             boolean tiny = System.nanoTime() - start < TINY_TASK_NANOS * batchSize;
             batchLimit = tiny ? Math.min(MAX_BATCH, batchLimit * 2) : 1;
+        }
+    }
+
+    /**
+     * Under the lock: hints the tasks that will run soon ({@link Task#prefetch()}), so that a remote
+     * store fetches their chunks while the workers compute: the next tasks without inputs in the
+     * static order, the only ones whose arguments are known before they run, so that at most
+     * {@link #readAheadWindow} hinted tasks wait to start. Tasks without inputs become ready at once
+     * and the ready queue takes the lowest number first, so they start in this order too. Hinting
+     * under the lock means no worker can start a task before its hint is given (the read would
+     * then fetch it a second time); a hint only starts a request, so it is brief. The cursor only
+     * moves forward: the whole computation walks the tasks once.
+     */
+    private void readAhead() {
+        while (readAheadPending < readAheadWindow && readAheadCursor < tasks.length) {
+            int candidate = readAheadCursor++;
+            if (!started[candidate] && inputs[candidate].length == 0) {
+                hinted[candidate] = true;
+                readAheadPending++;
+                try {
+                    tasks[candidate].prefetch();
+                } catch (RuntimeException ignored) {
+                    // A hint only: the task reads for itself when it runs, and reports what fails.
+                }
+            }
         }
     }
 

@@ -44,9 +44,21 @@ public final class HttpStore implements Store {
 
     /** The base URI, ending with '/'; a string, as the store is serializable. */
     private final String base;
+    /** Values fetched ahead of their reads. */
+    private final ReadAhead readAhead = new ReadAhead();
 
     private HttpStore(String base) {
         this.base = base;
+    }
+
+    @Override
+    public boolean isRemote() {
+        return true;
+    }
+
+    @Override
+    public void prefetch(String key) {
+        readAhead.hint(StoreKeys.validate(key), this::fetch);
     }
 
     /**
@@ -100,6 +112,10 @@ public final class HttpStore implements Store {
 
     @Override
     public Optional<byte[]> get(String key) throws IOException {
+        return readAhead.get(StoreKeys.validate(key), this::fetch);
+    }
+
+    private Optional<byte[]> fetch(String key) throws IOException {
         URI uri = uri(key);
         HttpResponse<byte[]> response = send(HttpRequest.newBuilder(uri).GET(), HttpResponse.BodyHandlers.ofByteArray(), "GET " + uri);
         if (isMissing(response.statusCode())) {

@@ -55,6 +55,23 @@ public interface Store extends Serializable {
         return value.isPresent() ? java.util.OptionalLong.of(value.get().length) : java.util.OptionalLong.empty();
     }
 
+    /**
+     * A hint that {@code key} will be read soon: a remote store starts fetching it, and its next
+     * {@link #get} or {@link #map} takes what was fetched, so requests are in flight while the
+     * reader computes. It returns at once and never fails; local stores ignore it.
+     */
+    default void prefetch(String key) {
+    }
+
+    /**
+     * Whether each read is a request to a server, costing a round trip and the whole value's
+     * transfer, so a reader that may need a value again soon keeps it rather than read it twice.
+     * False for stores of local files and memory, whose reads map or copy what is already here.
+     */
+    default boolean isRemote() {
+        return false;
+    }
+
     /** Replaces the value of {@code key} atomically (see the class contract). */
     void set(String key, byte[] value) throws IOException;
 

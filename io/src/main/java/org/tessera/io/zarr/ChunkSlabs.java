@@ -88,7 +88,8 @@ final class ChunkSlabs implements RegionSource.SlabReader {
         NDArray slab;
         // A slab that goes on from the last one keeps the chunk mapped for the next; any other slab (the first, a
         // ghost row, a gathered one) maps it for itself alone, so a reader that is dropped half-read holds nothing.
-        boolean continuing = firstRow > 0 && firstRow == nextRow;
+        // From a remote store the first slab starts the run too: reading the chunk again would cost a request.
+        boolean continuing = firstRow == nextRow && (firstRow > 0 || store.isRemote());
         if (!continuing) {
             unmap();
         }

@@ -320,6 +320,21 @@ public final class ZarrArray implements RegionSource, ChunkSink {
         }
     }
 
+    /** RegionSource: the store starts fetching the chunks the region overlaps (whole chunks; a shard's inner chunks are read by range when asked). */
+    @Override
+    public void prefetch(long[] start, long[] regionShape) {
+        if (start.length != metadata.shape().length || regionShape.length != start.length) {
+            return;
+        }
+        for (ChunkOverlap overlap : ChunkOverlap.of(start, regionShape, metadata.chunkShape())) {
+            boolean partOfShard = !Arrays.equals(overlap.shape(), metadata.chunkShape()) && metadata instanceof ArrayMetadataV3 version3
+                    && version3.codecs().soleSharding() != null;
+            if (!partOfShard) {
+                store.prefetch(chunkKey(overlap.chunkIndex()));
+            }
+        }
+    }
+
     /**
      * RegionSource: slabs of a region inside one chunk, decoded alone where the chunk is raw or
      * Blosc (through a system c-blosc) and Zarr v2 in C order; empty otherwise.

@@ -25,6 +25,9 @@ final class FaultyFront implements AutoCloseable {
     private final int upstreamPort;
     private final IntFunction<Fault> faults;
     private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger mostInFlight = new AtomicInteger();
+    private final java.util.Queue<String> requestLines = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Thread acceptor;
 
     FaultyFront(int upstreamPort, IntFunction<Fault> faults) throws IOException {
@@ -36,6 +39,16 @@ final class FaultyFront implements AutoCloseable {
 
     String endpoint() {
         return "http://127.0.0.1:" + listener.getLocalPort();
+    }
+
+    /** The request lines ({@code GET /bucket/key HTTP/1.1}) that have come in. */
+    java.util.List<String> requestLines() {
+        return java.util.List.copyOf(requestLines);
+    }
+
+    /** The most requests that were in this front at once. */
+    int mostInFlight() {
+        return mostInFlight.get();
     }
 
     /** How many requests have come in. */
@@ -62,6 +75,7 @@ final class FaultyFront implements AutoCloseable {
                 return;
             }
             byte[] body = in.readNBytes(contentLength(head));
+            requestLines.add(head.substring(0, head.indexOf("\r\n")));
             Fault fault = faults.apply(requests.getAndIncrement());
             OutputStream out = client.getOutputStream();
             if (fault == Fault.SLOW_DOWN) {
@@ -72,6 +86,7 @@ final class FaultyFront implements AutoCloseable {
                 out.flush();
                 return;
             }
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             try (Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
                 OutputStream toUpstream = upstream.getOutputStream();
                 toUpstream.write(head.replaceFirst("\r\n\r\n$", "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
@@ -83,6 +98,8 @@ final class FaultyFront implements AutoCloseable {
                 toUpstream.write(body);
                 toUpstream.flush();
                 upstream.getInputStream().transferTo(out);
+            } finally {
+                inFlight.decrementAndGet();
             }
         } catch (IOException ignored) {
             // The client or the server hung up: what the test looks at is what got stored.
