@@ -71,11 +71,13 @@ class ReadmeSnippetsTest {
     }
 
     @Test
-    void everyJavaBlockOfTheReadmeRunsInTheShellAndPrintsWhatItSays() throws IOException {
+    void everyJavaBlockOfTheReadmeRunsInTheShellAndPrintsWhatItSays(@org.junit.jupiter.api.io.TempDir Path buckets) throws Exception {
         List<JavaBlock> blocks = javaBlocks(Files.readString(readme()));
         assertTrue(blocks.size() >= 6, "the tour has a block per section, found " + blocks.size());
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        try (JShell shell = tesseraShell(printed)) {
+        // The tour's object-storage block writes to and reads from s3://bucket, configured as a user would.
+        try (S3ServerLoader s3 = S3ServerLoader.start(buckets);
+             JShell shell = tesseraShell(printed, s3Options(s3))) {
             int checked = 0;
             for (JavaBlock block : blocks) {
                 checked += run(shell, block, printed);
@@ -100,12 +102,24 @@ class ReadmeSnippetsTest {
         }
     }
 
+    /** The system properties that point the shell's JVM at {@code s3}, with a bucket "bucket" made there. */
+    private static List<String> s3Options(S3ServerLoader s3) throws Exception {
+        s3.createBucket("bucket");
+        return List.of("-Daws.endpointUrl=" + s3.endpoint(), "-Daws.accessKeyId=tessera-test", "-Daws.secretAccessKey=tessera-test-secret");
+    }
+
     /** A JShell as {@code ./tessera shell} starts it: the project on the class path and the startup imports evaluated. */
     private static JShell tesseraShell(ByteArrayOutputStream printed) throws IOException {
+        return tesseraShell(printed, List.of());
+    }
+
+    private static JShell tesseraShell(ByteArrayOutputStream printed, List<String> extraOptions) throws IOException {
         PrintStream output = new PrintStream(printed, true, StandardCharsets.UTF_8);
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> options = new ArrayList<>(ShellCommand.snippetJvmOptions());
+        options.addAll(extraOptions);
         JShell shell = JShell.builder().out(output).err(output)
-                .remoteVMOptions(ShellCommand.snippetJvmOptions().toArray(String[]::new)).build();
+                .remoteVMOptions(options.toArray(String[]::new)).build();
         shell.addToClasspath(classPath);
         run(shell, new JavaBlock(0, JSHELL_DEFAULT_IMPORTS + ShellCommand.startupScript()), printed);
         return shell;

@@ -64,6 +64,26 @@ class S3FaultsTest {
     }
 
     @Test
+    void noMoreRequestsThanTheLimitAreInFlightToOneEndpoint() throws Exception {
+        S3Store direct = S3Store.open(URI.create("s3://faults/bounded"), server.settings().withCredentials(null, null));
+        for (int i = 0; i < 40; i++) {
+            direct.set("k" + i, new byte[256 << 10]);
+        }
+        try (FaultyFront front = new FaultyFront(port(server), n -> FaultyFront.Fault.NONE)) {
+            S3Settings settings = server.settings().withCredentials(null, null).withEndpoint(front.endpoint()).withMaxConcurrency(3);
+            S3Store store = S3Store.open(URI.create("s3://faults/bounded"), settings);
+            try (var readers = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 40; i++) {
+                    String key = "k" + i;
+                    readers.submit(() -> store.get(key).orElseThrow());
+                }
+            }
+            assertEquals(40, front.requests());
+            assertTrue(front.mostInFlight() <= 3 && front.mostInFlight() >= 2, "requests in flight at once: " + front.mostInFlight());
+        }
+    }
+
+    @Test
     void anUploadCutOffMidwayLeavesNoTornValueAndTheRetryWritesItWhole() throws Exception {
         byte[] value = new byte[1 << 20];
         new Random(3).nextBytes(value);
