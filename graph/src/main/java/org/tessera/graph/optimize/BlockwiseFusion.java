@@ -185,15 +185,7 @@ public final class BlockwiseFusion {
         @Override
         public void prefetch(List<Object> arguments) {
             producer.prefetch(arguments.subList(position, position + producerArity));
-            int readerArity = arguments.size() - producerArity + 1 + sharedPositions.length;
-            List<Object> readerArguments = new ArrayList<>(readerArity);
-            readerArguments.addAll(arguments.subList(0, position));
-            readerArguments.add(null);
-            int next = position + producerArity;
-            for (int readerPosition = position + 1; readerPosition < readerArity; readerPosition++) {
-                readerArguments.add(isShared(readerPosition) ? null : arguments.get(next++));
-            }
-            reader.prefetch(readerArguments);
+            reader.prefetch(readerArguments(arguments, null));
         }
 
         /** The reader's scope (see {@link Scoping}), which the task that calls this function runs in. */
@@ -211,6 +203,12 @@ public final class BlockwiseFusion {
             if (sharedPositions.length > 0 || !readerAccepts(position)) {
                 produced = Deferred.force(produced);
             }
+            List<Object> readerArguments = readerArguments(arguments, produced);
+            return reader instanceof Deferring deferring ? deferring.applyDeferring(readerArguments) : reader.apply(readerArguments);
+        }
+
+        /** The reader's arguments: the fused call's, with {@code produced} in place of the producer's and at the shared positions. */
+        private List<Object> readerArguments(List<Object> arguments, Object produced) {
             int readerArity = arguments.size() - producerArity + 1 + sharedPositions.length;
             List<Object> readerArguments = new ArrayList<>(readerArity);
             readerArguments.addAll(arguments.subList(0, position));
@@ -219,7 +217,7 @@ public final class BlockwiseFusion {
             for (int readerPosition = position + 1; readerPosition < readerArity; readerPosition++) {
                 readerArguments.add(isShared(readerPosition) ? produced : arguments.get(next++));
             }
-            return reader instanceof Deferring deferring ? deferring.applyDeferring(readerArguments) : reader.apply(readerArguments);
+            return readerArguments;
         }
 
         @Override

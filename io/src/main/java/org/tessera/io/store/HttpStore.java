@@ -34,7 +34,7 @@ import org.tessera.graph.metrics.StoreTraffic;
  * connect timeout 10 s, redirects followed except from HTTPS to HTTP); each request times out after
  * 60 s.
  */
-public final class HttpStore implements Store {
+public final class HttpStore extends RemoteStore {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -44,21 +44,8 @@ public final class HttpStore implements Store {
 
     /** The base URI, ending with '/'; a string, as the store is serializable. */
     private final String base;
-    /** Values fetched ahead of their reads. */
-    private final ReadAhead readAhead = new ReadAhead();
-
     private HttpStore(String base) {
         this.base = base;
-    }
-
-    @Override
-    public boolean isRemote() {
-        return true;
-    }
-
-    @Override
-    public void prefetch(String key) {
-        readAhead.hint(StoreKeys.validate(key), this::fetch);
     }
 
     /**
@@ -111,11 +98,7 @@ public final class HttpStore implements Store {
     }
 
     @Override
-    public Optional<byte[]> get(String key) throws IOException {
-        return readAhead.get(StoreKeys.validate(key), this::fetch);
-    }
-
-    private Optional<byte[]> fetch(String key) throws IOException {
+    Optional<byte[]> fetch(String key) throws IOException {
         URI uri = uri(key);
         HttpResponse<byte[]> response = send(HttpRequest.newBuilder(uri).GET(), HttpResponse.BodyHandlers.ofByteArray(), "GET " + uri);
         if (isMissing(response.statusCode())) {

@@ -34,7 +34,7 @@ import org.tessera.graph.metrics.StoreTraffic;
  * store needs eight requests, and the SDK would add about 30 jars to every program that reads a
  * Zarr store (the closing note of issue 22 compares the two).
  */
-public final class S3Store implements Store {
+public final class S3Store extends RemoteStore {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -44,23 +44,10 @@ public final class S3Store implements Store {
     /** The object-key prefix of the store's keys: "" or ending with '/'. */
     private final String root;
     private final S3Settings settings;
-    /** Values fetched ahead of their reads. */
-    private final ReadAhead readAhead = new ReadAhead();
-
     private S3Store(String bucket, String root, S3Settings settings) {
         this.bucket = bucket;
         this.root = root;
         this.settings = settings;
-    }
-
-    @Override
-    public boolean isRemote() {
-        return true;
-    }
-
-    @Override
-    public void prefetch(String key) {
-        readAhead.hint(StoreKeys.validate(key), this::fetch);
     }
 
     /** The store at {@code location} ({@code s3://bucket} or {@code s3://bucket/prefix}), configured from this JVM's environment. */
@@ -124,11 +111,7 @@ public final class S3Store implements Store {
     }
 
     @Override
-    public Optional<byte[]> get(String key) throws IOException {
-        return readAhead.get(StoreKeys.validate(key), this::fetch);
-    }
-
-    private Optional<byte[]> fetch(String key) throws IOException {
+    Optional<byte[]> fetch(String key) throws IOException {
         String what = "GET " + s3Uri(key);
         Optional<S3Requests.Answer> answer = successOrMissing(send("GET", key, Map.of(), null, Map.of(), what), what);
         answer.ifPresent(found -> StoreTraffic.read(found.body().length));

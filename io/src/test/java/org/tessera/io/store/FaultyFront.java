@@ -22,6 +22,7 @@ final class FaultyFront implements AutoCloseable {
     enum Fault { NONE, SLOW_DOWN, CUT_UPLOAD }
 
     private final ServerSocket listener;
+    private final S3TestServer server;
     private final int upstreamPort;
     private final IntFunction<Fault> faults;
     private final AtomicInteger requests = new AtomicInteger();
@@ -30,15 +31,22 @@ final class FaultyFront implements AutoCloseable {
     private final java.util.Queue<String> requestLines = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Thread acceptor;
 
-    FaultyFront(int upstreamPort, IntFunction<Fault> faults) throws IOException {
+    FaultyFront(S3TestServer server, IntFunction<Fault> faults) throws IOException {
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        this.upstreamPort = upstreamPort;
+        this.server = server;
+        this.upstreamPort = java.net.URI.create(server.endpoint()).getPort();
         this.faults = faults;
         this.acceptor = Thread.ofVirtual().start(this::accept);
     }
 
     String endpoint() {
         return "http://127.0.0.1:" + listener.getLocalPort();
+    }
+
+    /** The store at {@code s3://LOCATION} reached through this front, unsigned, with {@code attempts} tries a request. */
+    S3Store store(String location, int attempts) {
+        S3Settings settings = server.settings().withCredentials(null, null).withEndpoint(endpoint()).withRetries(attempts, java.time.Duration.ofSeconds(10));
+        return S3Store.open(java.net.URI.create("s3://" + location), settings);
     }
 
     /** The request lines ({@code GET /bucket/key HTTP/1.1}) that have come in. */

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Random;
 
 import org.junit.jupiter.api.AfterAll;
@@ -32,19 +31,10 @@ class S3FaultsTest {
         server.close();
     }
 
-    private static S3Store through(FaultyFront front, String prefix, int attempts) {
-        S3Settings settings = server.settings().withCredentials(null, null).withEndpoint(front.endpoint()).withRetries(attempts, Duration.ofSeconds(10));
-        return S3Store.open(URI.create("s3://faults/" + prefix), settings);
-    }
-
-    private static int port(S3TestServer s3) {
-        return URI.create(s3.endpoint()).getPort();
-    }
-
     @Test
     void throttledRequestsAreRetriedUntilTheyPass() throws Exception {
-        try (FaultyFront front = new FaultyFront(port(server), n -> n < 3 ? FaultyFront.Fault.SLOW_DOWN : FaultyFront.Fault.NONE)) {
-            S3Store store = through(front, "throttled", 5);
+        try (FaultyFront front = new FaultyFront(server, n -> n < 3 ? FaultyFront.Fault.SLOW_DOWN : FaultyFront.Fault.NONE)) {
+            S3Store store = front.store("faults/throttled", 5);
             store.set("a", new byte[] {4, 5, 6});
             assertArrayEquals(new byte[] {4, 5, 6}, store.get("a").orElseThrow());
             assertEquals(5, front.requests());
@@ -53,8 +43,8 @@ class S3FaultsTest {
 
     @Test
     void throttlingThatOutlastsTheRetriesIsOneMessageNamingTheUri() throws Exception {
-        try (FaultyFront front = new FaultyFront(port(server), n -> FaultyFront.Fault.SLOW_DOWN)) {
-            S3Store store = through(front, "always-throttled", 3);
+        try (FaultyFront front = new FaultyFront(server, n -> FaultyFront.Fault.SLOW_DOWN)) {
+            S3Store store = front.store("faults/always-throttled", 3);
             S3Exception failure = assertThrows(S3Exception.class, () -> store.get("a"));
             assertEquals("SlowDown", failure.code());
             assertTrue(failure.getMessage().startsWith("GET s3://faults/always-throttled/a: HTTP 503 SlowDown"), failure.getMessage());
@@ -69,7 +59,7 @@ class S3FaultsTest {
         for (int i = 0; i < 40; i++) {
             direct.set("k" + i, new byte[256 << 10]);
         }
-        try (FaultyFront front = new FaultyFront(port(server), n -> FaultyFront.Fault.NONE)) {
+        try (FaultyFront front = new FaultyFront(server, n -> FaultyFront.Fault.NONE)) {
             S3Settings settings = server.settings().withCredentials(null, null).withEndpoint(front.endpoint()).withMaxConcurrency(3);
             S3Store store = S3Store.open(URI.create("s3://faults/bounded"), settings);
             try (var readers = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
@@ -88,12 +78,12 @@ class S3FaultsTest {
         byte[] value = new byte[1 << 20];
         new Random(3).nextBytes(value);
         Path object = server.bucketDirectory("faults").resolve("cut/chunk");
-        try (FaultyFront front = new FaultyFront(port(server), n -> n == 0 ? FaultyFront.Fault.CUT_UPLOAD : FaultyFront.Fault.NONE)) {
-            through(front, "cut", 3).set("chunk", value);
+        try (FaultyFront front = new FaultyFront(server, n -> n == 0 ? FaultyFront.Fault.CUT_UPLOAD : FaultyFront.Fault.NONE)) {
+            front.store("faults/cut", 3).set("chunk", value);
         }
         assertArrayEquals(value, Files.readAllBytes(object));
-        try (FaultyFront front = new FaultyFront(port(server), n -> FaultyFront.Fault.CUT_UPLOAD)) {
-            S3Store store = through(front, "cut", 2);
+        try (FaultyFront front = new FaultyFront(server, n -> FaultyFront.Fault.CUT_UPLOAD)) {
+            S3Store store = front.store("faults/cut", 2);
             byte[] other = new byte[value.length];
             assertThrows(S3Exception.class, () -> store.set("chunk", other));
             assertThrows(S3Exception.class, () -> store.set("fresh", other));

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -41,11 +39,6 @@ class S3ReadAheadTest {
         server.close();
     }
 
-    private static S3Store through(FaultyFront front, String prefix) {
-        S3Settings settings = server.settings().withCredentials(null, null).withEndpoint(front.endpoint()).withRetries(3, Duration.ofSeconds(10));
-        return S3Store.open(URI.create("s3://ahead/" + prefix), settings);
-    }
-
     private static Map<String, Long> chunkGets(FaultyFront front, String prefix) {
         return front.requestLines().stream().filter(line -> line.startsWith("GET /ahead/" + prefix + "/") && !line.contains("/."))
                 .map(line -> line.split(" ")[1]).collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
@@ -55,8 +48,8 @@ class S3ReadAheadTest {
     void aHintedKeyIsFetchedOnceAndHandedToItsRead() throws Exception {
         S3Store direct = server.store("ahead", "hinted");
         direct.set("a", new byte[] {1, 2});
-        try (FaultyFront front = new FaultyFront(URI.create(server.endpoint()).getPort(), n -> FaultyFront.Fault.NONE)) {
-            S3Store store = through(front, "hinted");
+        try (FaultyFront front = new FaultyFront(server, n -> FaultyFront.Fault.NONE)) {
+            S3Store store = front.store("ahead/hinted", 3);
             store.prefetch("a");
             store.prefetch("a");
             store.prefetch("absent");
@@ -78,9 +71,7 @@ class S3ReadAheadTest {
         for (int i = 0; i < ReadAhead.LIMIT + 20; i++) {
             store.prefetch("k" + i);
         }
-        java.lang.reflect.Field field = S3Store.class.getDeclaredField("readAhead");
-        field.setAccessible(true);
-        assertEquals(ReadAhead.LIMIT, ((ReadAhead) field.get(store)).size());
+        assertEquals(ReadAhead.LIMIT, store.prefetchedValues());
     }
 
     @Test
@@ -91,15 +82,15 @@ class S3ReadAheadTest {
         NDArray expected = source.sum().compute();
         NDArray expectedColumns = source.sum(0).compute();
         ThreadedScheduler scheduler = ThreadedScheduler.builder().workers(2).build();
-        try (FaultyFront front = new FaultyFront(URI.create(server.endpoint()).getPort(), n -> FaultyFront.Fault.NONE)) {
-            ChunkedArray y = Zarr.fromZarr(ZarrArray.open(through(front, "y.zarr"), ""));
+        try (FaultyFront front = new FaultyFront(server, n -> FaultyFront.Fault.NONE)) {
+            ChunkedArray y = Zarr.fromZarr(ZarrArray.open(front.store("ahead/y.zarr", 3), ""));
             assertEquals(expected.getDouble(), y.sum().compute(scheduler).getDouble(), 1e-9);
             Map<String, Long> gets = chunkGets(front, "y.zarr");
             assertEquals(32, gets.size(), "every chunk read: " + gets.keySet());
             assertTrue(gets.values().stream().allMatch(count -> count == 1), "no chunk read twice: " + gets);
         }
-        try (FaultyFront front = new FaultyFront(URI.create(server.endpoint()).getPort(), n -> FaultyFront.Fault.NONE)) {
-            ChunkedArray y = Zarr.fromZarr(ZarrArray.open(through(front, "y.zarr"), ""));
+        try (FaultyFront front = new FaultyFront(server, n -> FaultyFront.Fault.NONE)) {
+            ChunkedArray y = Zarr.fromZarr(ZarrArray.open(front.store("ahead/y.zarr", 3), ""));
             NDArray columns = y.sum(0).compute(scheduler);
             for (int column = 0; column < 160; column++) {
                 assertEquals(expectedColumns.getDouble(column), columns.getDouble(column), 1e-9);

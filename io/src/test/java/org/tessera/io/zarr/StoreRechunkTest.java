@@ -8,75 +8,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tessera.io.TestArrays.assertSameArray;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
 import org.tessera.graph.schedule.ThreadedScheduler;
+import org.tessera.io.InstrumentedStore;
 import org.tessera.io.StoreOptions;
 import org.tessera.io.StoreReport;
 import org.tessera.io.store.MemoryStore;
-import org.tessera.io.store.Store;
 
 /** Store-to-store rechunks within a memory budget a task, through an intermediate store where chunks cross. */
 class StoreRechunkTest {
-    /** A memory store that counts the reads of each key. */
-    private static final class CountingStore implements Store {
-        private final MemoryStore inner = new MemoryStore();
-        private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            reads.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
-            return inner.get(key);
-        }
-
-        @Override
-        public void set(String key, byte[] value) throws IOException {
-            inner.set(key, value);
-        }
-
-        @Override
-        public boolean contains(String key) throws IOException {
-            return inner.contains(key);
-        }
-
-        @Override
-        public void delete(String key) throws IOException {
-            inner.delete(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return inner.list(prefix);
-        }
-
-        @Override
-        public String describe() {
-            return "counting " + inner.describe();
-        }
-
-        /** How often each chunk key (not metadata) under {@code path} was read. */
-        Map<String, Integer> chunkReads(String path) {
-            Map<String, Integer> counts = new java.util.TreeMap<>();
-            reads.forEach((key, count) -> {
-                if (key.startsWith(path + "/") && !key.substring(path.length() + 1).startsWith(".")) {
-                    counts.put(key, count.get());
-                }
-            });
-            return counts;
-        }
+    /** How often each chunk key (not metadata) under {@code path} was read. */
+    private static Map<String, Integer> chunkReads(InstrumentedStore store, String path) {
+        Map<String, Integer> counts = new TreeMap<>();
+        store.reads().forEach((key, count) -> {
+            if (key.startsWith(path + "/") && !key.substring(path.length() + 1).startsWith(".")) {
+                counts.put(key, count);
+            }
+        });
+        return counts;
     }
 
     private static final long SIDE = 480;
 
-    private static ZarrArray columnStrips(CountingStore store, ChunkedArray values) throws IOException {
+    private static ZarrArray columnStrips(InstrumentedStore store, ChunkedArray values) throws IOException {
         ZarrArray source = ZarrArray.create(store, "columns", ArrayMetadataV2.of(new long[] {SIDE, SIDE}, new long[] {SIDE, 8}, values.dtype()));
         Zarr.store(values, source);
         return source;
@@ -85,8 +45,8 @@ class StoreRechunkTest {
     @Test
     void columnStripsBecomeRowStripsThroughAnIntermediateStoreWithinTheBudget() throws IOException {
         ChunkedArray values = Creation.random(4, Creation.Distribution.UNIFORM, new long[] {SIDE, SIDE}, ChunkSpec.of(SIDE, 8));
-        CountingStore store = new CountingStore();
-        CountingStore scratch = new CountingStore();
+        InstrumentedStore store = new InstrumentedStore(new MemoryStore());
+        InstrumentedStore scratch = new InstrumentedStore(new MemoryStore());
         ZarrArray source = columnStrips(store, values);
         // A whole column strip or row strip is 30 kB and the array 1.8 MB; a block that holds whole strips of both kinds is the array.
         long budget = 400_000;
@@ -103,10 +63,10 @@ class StoreRechunkTest {
         assertSameArray(values.compute(), rows.readAll(), "rechunked values");
         assertEquals(SIDE / 8, report.chunksWritten());
 
-        Map<String, Integer> sourceReads = store.chunkReads("columns");
+        Map<String, Integer> sourceReads = chunkReads(store, "columns");
         assertEquals(SIDE / 8, sourceReads.size());
         assertTrue(sourceReads.values().stream().allMatch(count -> count == 1), "each source chunk read once: " + sourceReads);
-        Map<String, Integer> intermediateReads = scratch.chunkReads("rows");
+        Map<String, Integer> intermediateReads = chunkReads(scratch, "rows");
         assertFalse(intermediateReads.isEmpty());
         assertTrue(intermediateReads.values().stream().allMatch(count -> count == 1), "each intermediate chunk read once: " + intermediateReads);
         assertTrue(scratch.list("rows").isEmpty(), "the intermediate array is deleted: " + scratch.list(""));
@@ -117,30 +77,30 @@ class StoreRechunkTest {
     @Test
     void chunksThatNestGoInOnePass() throws IOException {
         ChunkedArray values = Creation.random(5, Creation.Distribution.NORMAL, new long[] {SIDE, SIDE}, ChunkSpec.of(SIDE, 8));
-        CountingStore store = new CountingStore();
+        InstrumentedStore store = new InstrumentedStore(new MemoryStore());
         ZarrArray source = columnStrips(store, values);
         StoreRechunk.Plan plan = StoreRechunk.plan(source.shape(), source.chunkShape(), new long[] {SIDE, 24}, 8, StoreRechunk.DEFAULT_BUDGET_BYTES);
         assertFalse(plan.needsIntermediate(), plan.toString());
-        CountingStore scratch = new CountingStore();
+        InstrumentedStore scratch = new InstrumentedStore(new MemoryStore());
         StoreRechunk.rechunk(source, store, "wider", ArrayMetadataV2.of(source.shape(), new long[] {SIDE, 24}, source.dtype()),
                 StoreRechunk.DEFAULT_BUDGET_BYTES, scratch, StoreOptions.defaults());
         assertSameArray(values.compute(), ZarrArray.open(store, "wider").readAll(), "rechunked values");
         assertTrue(scratch.list("").isEmpty(), "no intermediate store was written");
-        assertTrue(store.chunkReads("columns").values().stream().allMatch(count -> count == 1), store.chunkReads("columns").toString());
+        assertTrue(chunkReads(store, "columns").values().stream().allMatch(count -> count == 1), chunkReads(store, "columns").toString());
     }
 
     @Test
     void aBudgetBelowOneChunkOfEachSideIsRefusedBeforeAnythingIsRead() throws IOException {
         ChunkedArray values = Creation.random(6, Creation.Distribution.UNIFORM, new long[] {SIDE, SIDE}, ChunkSpec.of(SIDE, 8));
-        CountingStore store = new CountingStore();
+        InstrumentedStore store = new InstrumentedStore(new MemoryStore());
         ZarrArray source = columnStrips(store, values);
-        store.reads.clear();
+        store.resetCounts();
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> StoreRechunk.rechunk(source, store, "rows", ArrayMetadataV2.of(source.shape(), new long[] {8, SIDE}, source.dtype()),
                         50_000, new MemoryStore(), StoreOptions.defaults()));
         assertTrue(refused.getMessage().contains("[480, 8] (30720 bytes)") && refused.getMessage().contains("within 50000 bytes")
                 && refused.getMessage().contains("122880 bytes"), refused.getMessage());
-        assertTrue(store.chunkReads("columns").isEmpty(), "nothing was read");
+        assertTrue(chunkReads(store, "columns").isEmpty(), "nothing was read");
         assertFalse(store.contains("rows/.zarray"), "nothing was created");
     }
 }
