@@ -19,17 +19,19 @@ final class TransposedTiles {
     private TransposedTiles() {}
 
     /**
-     * Rows of a tile. Measured on float64 2000 x 2000 {@code a + b.T} (2 cores, ns per element):
-     * 4 or 8 rows by 2048 columns 1.6, 16 rows 3.2 (not understood), 64 x 64 squares 3.0, the
-     * buffered path 2.7.
-     * The machine punishes short runs of the C-contiguous operands far more than short runs of the
-     * transposed one: square tiles cut every operand into runs of 64 elements, these cut only the
-     * transposed one, into runs of 4 that the next tiles finish reading from L2.
+     * Rows of a tile. Measured on float64 2000 x 2000 {@code a + b.T} into a given output (2 cores
+     * of an AVX-512 Xeon, ns per element, best of 5 runs in each of 3 JVMs, at AVX-512 and with
+     * {@code -XX:UseAVX=2}): 128 x 256 tiles 2.4-3.0 and 2.5, 4 x 2048 3.7-3.9 and 3.2-3.9,
+     * 64 x 512 3.2-3.3, 16 x 1024 2.9-3.6; a plain add 1.0-1.4. A transposed input's column
+     * stride is a whole row (16 kB here), so each of a tile's columns starts in a page of its own;
+     * a tile of few rows pays a TLB miss for every few elements it copies, one of 128 rows reads
+     * 1 kB of each page. Rows of 256 elements keep the other operands' runs long enough, and the
+     * tile (264 kB) in L2.
      */
-    static final int TILE_ROWS = 4;
+    static final int TILE_ROWS = 128;
 
-    /** Columns of a tile: rows of 16 KiB of float64 keep the kernel's runs long and the buffer in L2. */
-    static final int TILE_COLUMNS = 2048;
+    /** Columns of a tile. */
+    static final int TILE_COLUMNS = 256;
 
     /**
      * Runs {@code loop} and returns true when it has a contiguous kernel, one output of its dtype
@@ -78,10 +80,13 @@ final class TransposedTiles {
         long[] offsets = new long[inputCount + 1];
         long[][] tiles = new long[inputCount][];
         MemorySegment[] tileSegments = new MemorySegment[inputCount];
+        // Small shapes get tiles of their own size: the buffers are made per call.
+        int step = tileStep(columns);
+        int bufferRows = (int) Math.min(TILE_ROWS, rows);
         for (int i = 0; i < inputCount; i++) {
             if (isTransposed(inputs[i])) {
                 int itemSize = inputs[i].dtype().byteSize();
-                tiles[i] = new long[(TILE_ROWS * TILE_STEP * itemSize + Long.BYTES - 1) / Long.BYTES];
+                tiles[i] = new long[(int) (((long) bufferRows * step * itemSize + Long.BYTES - 1) / Long.BYTES)];
                 tileSegments[i] = MemorySegment.ofArray(tiles[i]);
             }
         }
@@ -94,7 +99,7 @@ final class TransposedTiles {
                         NDArray input = inputs[i];
                         long corner = input.byteOffset() + rowStart * input.byteStride(0) + columnStart * input.byteStride(1);
                         transposeTile(input.segment(), corner, input.byteStride(1), input.dtype().byteSize(),
-                                tileRows, tileColumns, tiles[i], tileSegments[i]);
+                                tileRows, tileColumns, step, tiles[i], tileSegments[i]);
                     }
                 }
                 for (int row = 0; row < tileRows; row++) {
@@ -104,7 +109,7 @@ final class TransposedTiles {
                         long itemSize = input.dtype().byteSize();
                         if (tiles[i] != null) {
                             segments[i] = tileSegments[i];
-                            offsets[i] = (long) row * TILE_STEP * itemSize;
+                            offsets[i] = (long) row * step * itemSize;
                         } else {
                             segments[i] = input.segment();
                             offsets[i] = input.byteOffset() + element * itemSize;
@@ -119,23 +124,25 @@ final class TransposedTiles {
     }
 
     /** Items from the start of one tile row to the next: eight more than a row, so that the tile's rows do not start in the same cache set. */
-    static final int TILE_STEP = TILE_COLUMNS + 8;
+    static int tileStep(long columns) {
+        return (int) Math.min(TILE_COLUMNS, columns) + 8;
+    }
 
     /**
      * Copies the {@code rows} x {@code columns} elements at {@code corner} of {@code source}, whose
      * columns are contiguous runs {@code columnStride} bytes apart, into the rows of {@code tile},
-     * {@link #TILE_STEP} items apart. Bytes move as integers of the item's width, so floats keep
+     * {@code step} items apart. Bytes move as integers of the item's width, so floats keep
      * their exact bits (NaN payloads included) and one loop serves every dtype of a width.
      */
     private static void transposeTile(MemorySegment source, long corner, long columnStride, int itemSize,
-                                      int rows, int columns, long[] tile, MemorySegment tileSegment) {
+                                      int rows, int columns, int step, long[] tile, MemorySegment tileSegment) {
         if (itemSize == Long.BYTES && source.heapBase().orElse(null) instanceof long[] words
                 && (source.address() + corner) % Long.BYTES == 0 && columnStride % Long.BYTES == 0) {
             transposeWords(words, Math.toIntExact((source.address() + corner) / Long.BYTES), Math.toIntExact(columnStride / Long.BYTES),
-                    rows, columns, tile);
+                    rows, columns, step, tile);
             return;
         }
-        long tileRowBytes = (long) TILE_STEP * itemSize;
+        long tileRowBytes = (long) step * itemSize;
         for (int column = 0; column < columns; column++) {
             long from = corner + column * columnStride;
             long to = (long) column * itemSize;
@@ -177,7 +184,7 @@ final class TransposedTiles {
      * arithmetic and bounds checks than on moving data (0.55 against 0.25 ns per element in L1).
      * Element (row, column) of the source is at {@code base + row + column * columnStep}.
      */
-    private static void transposeWords(long[] source, int base, int columnStep, int rows, int columns, long[] tile) {
+    private static void transposeWords(long[] source, int base, int columnStep, int rows, int columns, int step, long[] tile) {
         int column = 0;
         for (; column + 4 <= columns; column += 4) {
             int row = 0;
@@ -190,22 +197,22 @@ final class TransposedTiles {
                 long a10 = source[from1], a11 = source[from1 + 1], a12 = source[from1 + 2], a13 = source[from1 + 3];
                 long a20 = source[from2], a21 = source[from2 + 1], a22 = source[from2 + 2], a23 = source[from2 + 3];
                 long a30 = source[from3], a31 = source[from3 + 1], a32 = source[from3 + 2], a33 = source[from3 + 3];
-                int to = row * TILE_STEP + column;
+                int to = row * step + column;
                 tile[to] = a00;
                 tile[to + 1] = a10;
                 tile[to + 2] = a20;
                 tile[to + 3] = a30;
-                to += TILE_STEP;
+                to += step;
                 tile[to] = a01;
                 tile[to + 1] = a11;
                 tile[to + 2] = a21;
                 tile[to + 3] = a31;
-                to += TILE_STEP;
+                to += step;
                 tile[to] = a02;
                 tile[to + 1] = a12;
                 tile[to + 2] = a22;
                 tile[to + 3] = a32;
-                to += TILE_STEP;
+                to += step;
                 tile[to] = a03;
                 tile[to + 1] = a13;
                 tile[to + 2] = a23;
@@ -213,7 +220,7 @@ final class TransposedTiles {
             }
             for (; row < rows; row++) {
                 int from = base + row + column * columnStep;
-                int to = row * TILE_STEP + column;
+                int to = row * step + column;
                 tile[to] = source[from];
                 tile[to + 1] = source[from + columnStep];
                 tile[to + 2] = source[from + 2 * columnStep];
@@ -222,7 +229,7 @@ final class TransposedTiles {
         }
         for (; column < columns; column++) {
             for (int row = 0; row < rows; row++) {
-                tile[row * TILE_STEP + column] = source[base + row + column * columnStep];
+                tile[row * step + column] = source[base + row + column * columnStep];
             }
         }
     }
