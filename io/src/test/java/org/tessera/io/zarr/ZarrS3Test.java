@@ -1,6 +1,7 @@
 package org.tessera.io.zarr;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tessera.io.TestArrays.assertSameArray;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.io.InstrumentedStore;
 import org.tessera.io.StoreOptions;
 import org.tessera.io.store.S3Store;
 import org.tessera.io.store.S3TestServer;
@@ -86,6 +88,25 @@ class ZarrS3Test {
                 assertEquals((i * 47 + j) / 7.0, values.getDouble(i, j), "grid[" + i + ", " + j + "]");
             }
         }
+    }
+
+    @Test
+    void aStoreCutShortInS3ResumesWithTheMissingChunksOnly() throws Exception {
+        ChunkedArray source = Creation.random(11, Creation.Distribution.UNIFORM, new long[] {60, 60}, ChunkSpec.of(10, 10));
+        InstrumentedStore store = new InstrumentedStore(server.store("interop", "resumed.zarr"));
+        ArrayMetadataV2 metadata = ArrayMetadataV2.of(new long[] {60, 60}, new long[] {10, 10}, source.dtype());
+        StoreOptions options = StoreOptions.defaults().withScheduler(org.tessera.graph.schedule.ThreadedScheduler.builder().workers(2).build());
+        store.failAfterChunkWrites(20);
+        assertThrows(org.tessera.graph.schedule.TaskFailedException.class, () -> Zarr.toZarr(source, store, "", metadata, options));
+        long present = server.store("interop", "resumed.zarr").list("").stream().filter(key -> !key.startsWith(".")).count();
+        assertTrue(present >= 19 && present <= 20, present + " chunks present after the failure");
+
+        store.failAfterChunkWrites(Integer.MAX_VALUE);
+        store.resetCounts();
+        org.tessera.io.StoreReport resumed = Zarr.toZarr(source, store, "", metadata, options.withResume(true));
+        assertEquals(36 - present, resumed.chunksWritten());
+        assertEquals(36 - present, store.writes().size(), "only the missing chunks are written: " + store.writes().keySet());
+        assertSameArray(source.compute(), Zarr.fromZarr(ZarrArray.open(server.store("interop", "resumed.zarr"), "")).compute(), "resumed");
     }
 
     @Test
