@@ -80,7 +80,9 @@ final class S3Requests {
      * that may pass, whatever its status. {@code what} names the request in messages.
      */
     static Answer send(S3Settings settings, String method, URI uri, byte[] body, Map<String, String> headers, String what) throws IOException {
-        String payloadHash = body == null || body.length == 0 ? SigV4.EMPTY_PAYLOAD_SHA256 : SigV4.sha256Hex(body);
+        // A body with a checksum for the server to check need not be hashed too, unless the settings say so.
+        boolean checked = headers.containsKey(CHECKSUM_HEADER) && !settings.signPayloads();
+        String payloadHash = body == null || body.length == 0 ? SigV4.EMPTY_PAYLOAD_SHA256 : checked ? SigV4.UNSIGNED_PAYLOAD : SigV4.sha256Hex(body);
         Semaphore gate = GATES.computeIfAbsent(uri.getScheme() + "://" + uri.getAuthority(), endpoint -> new Semaphore(settings.maxConcurrency()));
         long backoff = FIRST_BACKOFF_MILLIS;
         for (int attempt = 1; ; attempt++) {
@@ -89,7 +91,7 @@ final class S3Requests {
             headers.forEach(request::header);
             if (settings.signed()) {
                 // Signed per attempt: a retry after a long back-off must not carry a stale date.
-                SigV4.sign(method, uri, payloadHash, settings, ZonedDateTime.now()).forEach(request::header);
+                SigV4.sign(method, uri, payloadHash, headers, settings, ZonedDateTime.now()).forEach(request::header);
             }
             Answer answer = null;
             IOException failure = null;
@@ -179,6 +181,17 @@ final class S3Requests {
         static HttpClient next() {
             return HTTP[Math.floorMod(TURN.getAndIncrement(), HTTP.length)];
         }
+    }
+
+    /** The header of a body's CRC32C, which S3 checks before it stores the body. */
+    static final String CHECKSUM_HEADER = "x-amz-checksum-crc32c";
+
+    /** The {@link #CHECKSUM_HEADER} of {@code body}: its CRC32C, big-endian, in base 64. */
+    static Map<String, String> checksum(byte[] body) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body);
+        byte[] value = java.nio.ByteBuffer.allocate(4).putInt((int) crc.getValue()).array();
+        return Map.of(CHECKSUM_HEADER, java.util.Base64.getEncoder().encodeToString(value));
     }
 
     /** Header values for a byte range. */

@@ -44,9 +44,18 @@ import java.util.Properties;
  * @param maxAttempts attempts of a request whose failure may pass (throttling, 5xx, time-outs)
  * @param multipartThreshold values larger than this are written by a multipart upload
  * @param partSize the size of each part of a multipart upload (S3 wants at least 5 MiB)
+ * @param signPayloads whether a PUT signs the SHA-256 of its body; otherwise it sends
+ *                     {@code UNSIGNED-PAYLOAD} and the server checks the body against the signed
+ *                     CRC32C that every PUT of a value carries. SHA-256 costs more than the rest of
+ *                     a PUT from a fast server (about 400 MB/s here), so by default only plain
+ *                     {@code http://} endpoints sign bodies, as the AWS SDKs do; HTTPS protects
+ *                     the body on its way. {@code tessera.s3.signPayloads} (or
+ *                     {@code TESSERA_S3_SIGN_PAYLOADS}) true or false decides otherwise, for a
+ *                     trusted network.
  */
 public record S3Settings(String endpoint, String region, String accessKey, String secretKey, String sessionToken,
-                         int maxConcurrency, int maxAttempts, Duration requestTimeout, long multipartThreshold, int partSize)
+                         int maxConcurrency, int maxAttempts, Duration requestTimeout, long multipartThreshold, int partSize,
+                         boolean signPayloads)
         implements Serializable {
     @Serial
     private static final long serialVersionUID = 1L;
@@ -108,32 +117,39 @@ public record S3Settings(String endpoint, String region, String accessKey, Strin
             secretKey = fromFiles.get("aws_secret_access_key");
             token = fromFiles.get("aws_session_token");
         }
-        return new S3Settings(endpoint, region, accessKey, secretKey, token, 32, 5, Duration.ofSeconds(60), 64 * MIB, (int) (16 * MIB));
+        boolean plainHttp = endpoint != null && endpoint.regionMatches(true, 0, "http://", 0, 7);
+        boolean signPayloads = lookup.first("tessera.s3.signPayloads", "TESSERA_S3_SIGN_PAYLOADS").map(Boolean::parseBoolean).orElse(plainHttp);
+        return new S3Settings(endpoint, region, accessKey, secretKey, token, 32, 5, Duration.ofSeconds(60), 64 * MIB, (int) (16 * MIB), signPayloads);
     }
 
     /** The same settings against {@code newEndpoint} (path-style), as tests and local servers need. */
     public S3Settings withEndpoint(String newEndpoint) {
-        return new S3Settings(newEndpoint, region, accessKey, secretKey, sessionToken, maxConcurrency, maxAttempts, requestTimeout, multipartThreshold, partSize);
+        return new S3Settings(newEndpoint, region, accessKey, secretKey, sessionToken, maxConcurrency, maxAttempts, requestTimeout, multipartThreshold, partSize, signPayloads);
     }
 
     /** The same settings with these keys ({@code null, null} for anonymous requests). */
     public S3Settings withCredentials(String newAccessKey, String newSecretKey) {
-        return new S3Settings(endpoint, region, newAccessKey, newSecretKey, null, maxConcurrency, maxAttempts, requestTimeout, multipartThreshold, partSize);
+        return new S3Settings(endpoint, region, newAccessKey, newSecretKey, null, maxConcurrency, maxAttempts, requestTimeout, multipartThreshold, partSize, signPayloads);
     }
 
     /** The same settings with at most {@code requests} in flight to one endpoint. */
     public S3Settings withMaxConcurrency(int requests) {
-        return new S3Settings(endpoint, region, accessKey, secretKey, sessionToken, requests, maxAttempts, requestTimeout, multipartThreshold, partSize);
+        return new S3Settings(endpoint, region, accessKey, secretKey, sessionToken, requests, maxAttempts, requestTimeout, multipartThreshold, partSize, signPayloads);
     }
 
     /** The same settings with {@code attempts} tries of a request, each timing out after {@code timeout}. */
     public S3Settings withRetries(int attempts, Duration timeout) {
-        return new S3Settings(endpoint, region, accessKey, secretKey, sessionToken, maxConcurrency, attempts, timeout, multipartThreshold, partSize);
+        return new S3Settings(endpoint, region, accessKey, secretKey, sessionToken, maxConcurrency, attempts, timeout, multipartThreshold, partSize, signPayloads);
     }
 
     /** The same settings uploading values over {@code threshold} bytes in parts of {@code part} bytes. */
     public S3Settings withMultipart(long threshold, int part) {
-        return new S3Settings(endpoint, region, accessKey, secretKey, sessionToken, maxConcurrency, maxAttempts, requestTimeout, threshold, part);
+        return new S3Settings(endpoint, region, accessKey, secretKey, sessionToken, maxConcurrency, maxAttempts, requestTimeout, threshold, part, signPayloads);
+    }
+
+    /** The same settings, signing the bodies of PUTs or not (see the record's description). */
+    public S3Settings withPayloadSigning(boolean sign) {
+        return new S3Settings(endpoint, region, accessKey, secretKey, sessionToken, maxConcurrency, maxAttempts, requestTimeout, multipartThreshold, partSize, sign);
     }
 
     /** Whether requests are signed. */
@@ -164,7 +180,7 @@ public record S3Settings(String endpoint, String region, String accessKey, Strin
     private record Lookup(Map<String, String> environment, Properties properties) {
         Optional<String> first(String... names) {
             for (String name : names) {
-                String value = name.startsWith("aws.") ? properties.getProperty(name) : environment.get(name);
+                String value = name.contains(".") ? properties.getProperty(name) : environment.get(name);
                 if (value != null && !value.isBlank()) {
                     return Optional.of(value.strip());
                 }

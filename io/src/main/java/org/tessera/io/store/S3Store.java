@@ -22,7 +22,8 @@ import org.tessera.graph.metrics.StoreTraffic;
  * {@code s3://bucket/data.zarr} is the object {@code data.zarr/a/0.1} of {@code bucket}, the layout
  * zarr-python's and s3fs's stores use, so either side reads what the other wrote.
  *
- * <p>Each value is one PUT, or for a value over {@link S3Settings#multipartThreshold()} one
+ * <p>Each value is one PUT with the CRC32C of its bytes, which the server checks before it keeps
+ * them (see {@link S3Settings#signPayloads()}), or for a value over {@link S3Settings#multipartThreshold()} one
  * multipart upload, which S3 makes visible only when it completes: a chunk is whole or absent,
  * and a failed upload is aborted. Ranged reads are GETs with a {@code Range} header; listing is
  * {@code ListObjectsV2}, page by page. A missing key reads as empty (a chunk as its fill value); a
@@ -175,7 +176,7 @@ public final class S3Store extends RemoteStore {
         if (value.length > settings.multipartThreshold()) {
             new MultipartUpload(key, what).upload(value);
         } else {
-            S3Requests.Answer answer = send("PUT", key, Map.of(), value, Map.of(), what);
+            S3Requests.Answer answer = send("PUT", key, Map.of(), value, S3Requests.checksum(value), what);
             if (answer.status() / 100 != 2) {
                 throw S3Exception.of(what, settings, answer, "");
             }

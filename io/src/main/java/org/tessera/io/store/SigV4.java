@@ -23,6 +23,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class SigV4 {
     static final String EMPTY_PAYLOAD_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    /** The payload hash of a request whose body the signature does not cover. */
+    static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
     private static final HexFormat HEX = HexFormat.of();
@@ -32,11 +34,12 @@ final class SigV4 {
 
     /**
      * The headers to add to a request of {@code method} to {@code uri} whose body hashes to
-     * {@code payloadSha256}: {@code x-amz-date}, {@code x-amz-content-sha256}, the session token
-     * when there is one, and {@code Authorization}. {@code uri}'s raw path and query must be
+     * {@code payloadSha256} (or {@link #UNSIGNED_PAYLOAD}) and that carries {@code requestHeaders}
+     * too, whose {@code x-amz-*} ones are signed: {@code x-amz-date}, {@code x-amz-content-sha256},
+     * the session token when there is one, and {@code Authorization}. {@code uri}'s raw path and query must be
      * encoded with {@link #encode} and its query parameters sorted, as {@link S3Requests} builds them.
      */
-    static Map<String, String> sign(String method, URI uri, String payloadSha256, S3Settings settings, ZonedDateTime now) {
+    static Map<String, String> sign(String method, URI uri, String payloadSha256, Map<String, String> requestHeaders, S3Settings settings, ZonedDateTime now) {
         String stamp = STAMP.format(now.withZoneSameInstant(ZoneOffset.UTC));
         String day = stamp.substring(0, 8);
         Map<String, String> headers = new LinkedHashMap<>();
@@ -47,6 +50,13 @@ final class SigV4 {
         }
         TreeMap<String, String> signedHeaders = new TreeMap<>(headers);
         signedHeaders.put("host", hostHeader(uri));
+        // S3 refuses x-amz-* headers that the signature does not cover (a checksum, say).
+        requestHeaders.forEach((name, value) -> {
+            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            if (lower.startsWith("x-amz-")) {
+                signedHeaders.put(lower, value);
+            }
+        });
         StringBuilder canonical = new StringBuilder()
                 .append(method).append('\n')
                 .append(uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath()).append('\n')

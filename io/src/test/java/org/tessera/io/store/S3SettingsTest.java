@@ -100,6 +100,15 @@ class S3SettingsTest {
     }
 
     @Test
+    void bodiesAreSignedOverPlainHttpOnlyUnlessConfiguredOtherwise() {
+        assertFalse(S3Settings.resolve(Map.of(), properties()).signPayloads(), "AWS, over HTTPS");
+        assertFalse(S3Settings.resolve(Map.of("AWS_ENDPOINT_URL", "https://minio.lab"), properties()).signPayloads());
+        assertTrue(S3Settings.resolve(Map.of("AWS_ENDPOINT_URL", "http://minio.lab"), properties()).signPayloads());
+        assertFalse(S3Settings.resolve(Map.of("AWS_ENDPOINT_URL", "http://127.0.0.1:9000", "TESSERA_S3_SIGN_PAYLOADS", "false"), properties()).signPayloads());
+        assertTrue(S3Settings.resolve(Map.of(), properties("tessera.s3.signPayloads", "true")).signPayloads());
+    }
+
+    @Test
     void halfACredentialOrABadEndpointIsRefusedSayingWhat() {
         IllegalArgumentException half = assertThrows(IllegalArgumentException.class,
                 () -> S3Settings.resolve(Map.of(), properties("aws.accessKeyId", "ONLYKEY")));

@@ -110,6 +110,26 @@ class S3StoreTest extends StoreContract {
     }
 
     @Test
+    void aBodyThatDoesNotMatchItsChecksumIsRefusedAndNotStored() throws IOException {
+        S3Store store = server.store("contract", "checked");
+        java.net.URI uri = java.net.URI.create(server.endpoint() + "/contract/checked/a");
+        S3Requests.Answer answer = S3Requests.send(store.settings(), "PUT", uri, new byte[] {1, 2, 3}, S3Requests.checksum(new byte[] {1, 2, 4}), "PUT a");
+        assertEquals(400, answer.status(), answer.text());
+        assertFalse(store.contains("a"));
+        store.set("a", new byte[] {1, 2, 3});
+        assertArrayEquals(new byte[] {1, 2, 3}, store.get("a").orElseThrow());
+    }
+
+    @Test
+    void signedBodiesAreAcceptedToo() throws IOException {
+        S3Store store = S3Store.open(server.store("contract", "signed").uri(), server.settings().withPayloadSigning(true));
+        byte[] value = new byte[100_000];
+        new Random(11).nextBytes(value);
+        store.set("a", value);
+        assertArrayEquals(value, store.get("a").orElseThrow());
+    }
+
+    @Test
     void settingsNeverShowTheSecret() {
         assertFalse(server.settings().toString().contains(S3TestServer.SECRET_KEY));
         assertFalse(server.store("contract", "x").toString().contains(S3TestServer.SECRET_KEY));
