@@ -2,7 +2,6 @@ package org.tessera.io.store;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -60,7 +59,8 @@ final class ReadAhead implements java.io.Serializable {
         Thread.ofVirtual().name("read-ahead " + key).start(() -> {
             try {
                 value.complete(fetch.fetch(key));
-            } catch (IOException | RuntimeException failure) {
+            } catch (Throwable failure) {
+                // Whatever it is, the reader waiting for this value must wake up.
                 value.completeExceptionally(failure);
             }
         });
@@ -81,9 +81,6 @@ final class ReadAhead implements java.io.Serializable {
                 throw (InterruptedIOException) new InterruptedIOException("interrupted while waiting for key " + key).initCause(interrupted);
             } catch (ExecutionException failed) {
                 // Fetched again below, so the failure reported is the read's own, with its own retries.
-                if (failed.getCause() instanceof UncheckedIOException || failed.getCause() instanceof Error) {
-                    throw new IOException("fetching key " + key + " ahead failed", failed.getCause());
-                }
             }
         }
         return fetch.fetch(key);

@@ -22,10 +22,11 @@ import java.util.regex.Pattern;
 
 /**
  * Sends signed S3 requests over the JDK's HTTP client: at most {@link S3Settings#maxConcurrency()}
- * in flight to one endpoint from this JVM, and failures that may pass (time-outs, refused or reset
- * connections, 5xx, 429, S3's {@code SlowDown} and {@code RequestTimeout}) retried with exponential
- * back-off and full jitter, 100 ms doubling. A final failure is an {@link S3Exception} naming the
- * request, the URI, the endpoint and S3's error code.
+ * in flight to one endpoint from this JVM (the limit of the first store that reaches it). Failures
+ * that may pass (time-outs, refused or reset connections, 5xx, 429, S3's {@code SlowDown} and
+ * {@code RequestTimeout}) are retried with exponential back-off from 100 ms, doubling up to 10 s,
+ * each wait drawn between half and all of it. A final failure is an {@link S3Exception} naming
+ * the request, the URI, the endpoint and S3's error code.
  */
 final class S3Requests {
     private static final long FIRST_BACKOFF_MILLIS = 100;
