@@ -216,18 +216,21 @@ public sealed interface Task extends Serializable {
     default void prefetch() {
         if (this instanceof Call call) {
             List<Task> arguments = call.arguments();
-            List<Object> values = new ArrayList<>(arguments.size());
+            boolean wanted = call.function().prefetches();
+            List<Object> values = wanted ? new ArrayList<>(arguments.size()) : null;
             boolean known = true;
             for (int position = 0; position < arguments.size(); position++) {
                 Task argument = arguments.get(position);
                 if (argument instanceof Literal literal) {
-                    values.add(literal.value());
+                    if (wanted) {
+                        values.add(literal.value());
+                    }
                 } else {
                     known = false;
                     argument.prefetch();
                 }
             }
-            if (known) {
+            if (wanted && known) {
                 call.function().prefetch(values);
             }
         } else if (this instanceof TaskList list) {

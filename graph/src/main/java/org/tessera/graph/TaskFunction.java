@@ -48,6 +48,15 @@ public interface TaskFunction extends Serializable {
     default void prefetch(List<Object> arguments) {
     }
 
+    /**
+     * Whether {@link #prefetch} does anything: the scheduler asks before it builds the arguments
+     * of a hint, so that the tasks of a graph with nothing to fetch (a hundred thousand generated
+     * blocks) cost nothing more.
+     */
+    default boolean prefetches() {
+        return false;
+    }
+
     /** A function with a display name. */
     static TaskFunction named(String name, TaskFunction function) {
         return new Named(name, function, false);
@@ -103,6 +112,11 @@ public interface TaskFunction extends Serializable {
         @Override
         public void prefetch(List<Object> arguments) {
             function.prefetch(arguments);
+        }
+
+        @Override
+        public boolean prefetches() {
+            return function.prefetches();
         }
     }
 }

@@ -75,6 +75,11 @@ public final class CreationLayer {
             }
         }
 
+        @Override
+        public boolean prefetches() {
+            return maker instanceof SourceBlocks;
+        }
+
         /**
          * A generated block is copied into each reader that takes it deferred, since each computes
          * only the parts it reads; a stored block is not (its reader computes it as before), so that

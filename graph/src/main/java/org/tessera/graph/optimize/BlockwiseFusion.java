@@ -188,6 +188,11 @@ public final class BlockwiseFusion {
             reader.prefetch(readerArguments(arguments, null));
         }
 
+        @Override
+        public boolean prefetches() {
+            return producer.prefetches() || reader.prefetches();
+        }
+
         /** The reader's scope (see {@link Scoping}), which the task that calls this function runs in. */
         @Override
         public Scoping scoping() {

@@ -43,6 +43,11 @@ class ReadAheadTest {
         }
 
         @Override
+        public boolean prefetches() {
+            return true;
+        }
+
+        @Override
         public void prefetch(List<Object> arguments) {
             HINTS.incrementAndGet();
             if (!(arguments.getFirst() instanceof Long block)) {
