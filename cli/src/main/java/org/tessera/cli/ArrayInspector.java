@@ -10,11 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -140,35 +135,14 @@ final class ArrayInspector {
                 compressor(metadata), sizes.under(node));
     }
 
-    /**
-     * The size of every key of a store, found by listing it and asking for each key's size (an S3
-     * HEAD each, many in flight at once, as many as the store allows); unknown where it cannot list.
-     */
+    /** The size of every key of a store, from its listing (one request per thousand keys on S3); unknown where it cannot list. */
     private record KeySizes(Map<String, Long> sizes) {
         static KeySizes of(Store store) throws IOException {
-            List<String> keys;
             try {
-                keys = store.list("");
+                return new KeySizes(store.listSizes(""));
             } catch (UnsupportedOperationException noListing) {
                 return new KeySizes(null);
             }
-            Map<String, Long> sizes = new java.util.HashMap<>();
-            try (ExecutorService heads = Executors.newVirtualThreadPerTaskExecutor()) {
-                List<Future<OptionalLong>> answers = new ArrayList<>();
-                for (String key : keys) {
-                    answers.add(heads.submit(() -> store.size(key)));
-                }
-                for (int index = 0; index < keys.size(); index++) {
-                    // A key deleted since the listing takes no room.
-                    sizes.put(keys.get(index), answers.get(index).get().orElse(0));
-                }
-            } catch (ExecutionException failed) {
-                throw failed.getCause() instanceof IOException io ? io : new IOException(failed.getCause().getMessage(), failed.getCause());
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while asking " + store.describe() + " for the sizes of its keys");
-            }
-            return new KeySizes(sizes);
         }
 
         /** The bytes of the keys under {@code node} ("" for all), or {@link ArrayInfo#UNKNOWN_SIZE}. */

@@ -195,13 +195,21 @@ public final class S3Store extends RemoteStore {
         }
     }
 
+    private static final Pattern CONTENTS = Pattern.compile("<Contents>(.*?)</Contents>", Pattern.DOTALL);
     private static final Pattern KEY = Pattern.compile("<Key>([^<]*)</Key>");
+    private static final Pattern SIZE = Pattern.compile("<Size>(\\d+)</Size>");
     private static final Pattern NEXT = Pattern.compile("<NextContinuationToken>([^<]*)</NextContinuationToken>");
     private static final Pattern UPLOAD_ID = Pattern.compile("<UploadId>([^<]*)</UploadId>");
 
     @Override
     public List<String> list(String prefix) throws IOException {
-        List<String> keys = new ArrayList<>();
+        return new ArrayList<>(listSizes(prefix).keySet());
+    }
+
+    /** One {@code ListObjectsV2} request per thousand keys: each entry names its key and its size. */
+    @Override
+    public Map<String, Long> listSizes(String prefix) throws IOException {
+        Map<String, Long> sizes = new java.util.LinkedHashMap<>();
         String token = null;
         do {
             Map<String, String> query = new HashMap<>(Map.of("list-type", "2", "prefix", root + prefix));
@@ -214,14 +222,19 @@ public final class S3Store extends RemoteStore {
                 throw S3Exception.of(what, settings, answer, "");
             }
             String xml = answer.text();
-            Matcher key = KEY.matcher(xml);
-            while (key.find()) {
-                keys.add(unescape(key.group(1)).substring(root.length()));
+            Matcher entry = CONTENTS.matcher(xml);
+            while (entry.find()) {
+                Matcher key = KEY.matcher(entry.group(1));
+                Matcher size = SIZE.matcher(entry.group(1));
+                if (!key.find() || !size.find()) {
+                    throw new IOException(what + ": a listing entry without a key or a size: " + entry.group(1));
+                }
+                sizes.put(unescape(key.group(1)).substring(root.length()), Long.parseLong(size.group(1)));
             }
             Matcher next = NEXT.matcher(xml);
             token = xml.contains("<IsTruncated>true</IsTruncated>") && next.find() ? unescape(next.group(1)) : null;
         } while (token != null);
-        return keys;
+        return sizes;
     }
 
     /** XML's five escapes, the only ones S3's listings use. */

@@ -83,6 +83,19 @@ public interface Store extends Serializable {
     /** Every key that starts with {@code prefix} (all keys for ""), in no particular order. */
     List<String> list(String prefix) throws IOException;
 
+    /**
+     * Every key that starts with {@code prefix}, with the length of its value: a store whose
+     * listing gives sizes (S3's does) answers in one listing, others ask for each key's size.
+     */
+    default java.util.Map<String, Long> listSizes(String prefix) throws IOException {
+        java.util.Map<String, Long> sizes = new java.util.LinkedHashMap<>();
+        for (String key : list(prefix)) {
+            // A key deleted since the listing takes no room.
+            sizes.put(key, size(key).orElse(0));
+        }
+        return sizes;
+    }
+
     /** Removes every key under {@code prefix} followed by {@code /}, and the key {@code prefix} itself. */
     default void deletePrefix(String prefix) throws IOException {
         String directory = prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/";

@@ -91,6 +91,16 @@ abstract class StoreContract {
     }
 
     @Test
+    void listSizesGivesEachKeyWithTheLengthOfItsValue() throws IOException {
+        Store store = newStore();
+        store.set("x/0.0", new byte[3]);
+        store.set("x/0.1", new byte[0]);
+        store.set("y", new byte[9]);
+        assertEquals(java.util.Map.of("x/0.0", 3L, "x/0.1", 0L), store.listSizes("x/"));
+        assertEquals(java.util.Map.of("x/0.0", 3L, "x/0.1", 0L, "y", 9L), store.listSizes(""));
+    }
+
+    @Test
     void keysThatCouldEscapeOrAliasAreRefusedWithTheirName() throws IOException {
         Store store = newStore();
         for (String key : List.of("../outside", "a//b", "/absolute", "a/./b", "trailing/", "")) {
