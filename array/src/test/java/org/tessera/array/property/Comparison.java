@@ -23,7 +23,8 @@ import org.tessera.ndarray.dtype.DType;
  * variance, which are computed in float64), a float matmul or a float cumulative sum or product. Then an element
  * may differ by {@code rtol * max(|expected|, scale)}, with {@code rtol} 1e-9 for float64 and
  * complex128, 1e-4 for float32 and complex64 and 1e-2 for float16 (which bool operands of float
- * ufuncs give, as in NumPy), the loosest of the dtypes the chain held since then (a float32 variance
+ * ufuncs give, as in NumPy), or the bound of a sum of that many terms in two orders where it is
+ * larger ({@link #rtol(DType, long)}), the loosest of the dtypes the chain held since then (a float32 variance
  * cast to float64 keeps its float32 difference), and {@code scale} the largest finite magnitude any
  * dense array of the chain held (a later subtraction may cancel most of a value, never its error);
  * NaN must still be NaN and an infinity the same infinity, except that a complex element with a
@@ -143,6 +144,19 @@ final class Comparison {
     /** The relative tolerance of a dtype's precision. */
     static double rtol(DType dtype) {
         return dtype == DType.FLOAT16 ? RTOL_HALF : dtype == DType.FLOAT32 || dtype == DType.COMPLEX64 ? RTOL_SINGLE : RTOL_DOUBLE;
+    }
+
+    /**
+     * The relative tolerance after {@code terms} values were added in another order: the dtype's,
+     * or {@code 2 n u} where that is larger ({@code u} the dtype's unit roundoff). Each of two
+     * orders of a sum of {@code n} terms is within {@code n u} of the exact sum, relative to the
+     * sum of the terms' magnitudes; that matters in float16, where a cumulative sum along 400
+     * elements (bool operands of float ufuncs give float16, as in NumPy) differs by a few percent
+     * between NumPy's order and a blockwise one.
+     */
+    static double rtol(DType dtype, long terms) {
+        double unitRoundoff = dtype == DType.FLOAT16 ? 0x1p-11 : dtype == DType.FLOAT32 || dtype == DType.COMPLEX64 ? 0x1p-24 : 0x1p-53;
+        return Math.max(rtol(dtype), 2.0 * terms * unitRoundoff);
     }
 
     static boolean hasNonFinite(NDArray array) {

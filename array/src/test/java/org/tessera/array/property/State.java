@@ -18,15 +18,18 @@ record State(NDArray dense, ChunkedArray chunked, boolean tolerant, double scale
     }
 
     /**
-     * The next state: the new arrays, tolerant from now on when {@code reorders}; and where a
-     * reordered complex result holds an infinite or NaN part, any non-finite value stands for any
-     * other from now on (complex multiplication with infinities is not associative).
+     * The next state: the new arrays, tolerant from now on when the step added
+     * {@code reorderedTerms} (more than none) floating-point values per element in another order
+     * than the dense array does; and where a reordered complex result holds an infinite or NaN
+     * part, any non-finite value stands for any other from now on (complex multiplication with
+     * infinities is not associative).
      */
-    State then(NDArray nextDense, ChunkedArray nextChunked, boolean reorders) {
+    State then(NDArray nextDense, ChunkedArray nextChunked, long reorderedTerms) {
+        boolean reorders = reorderedTerms > 0;
         boolean loose = anyNonFinite || reorders && nextDense.dtype().isComplex() && Comparison.hasNonFinite(nextDense);
         boolean nextTolerant = tolerant || reorders;
         // A difference made in float32 stays a float32 difference after a cast to float64.
-        double nextRtol = nextTolerant ? Math.max(rtol, Comparison.rtol(nextDense.dtype())) : 0;
+        double nextRtol = nextTolerant ? Math.max(rtol, Comparison.rtol(nextDense.dtype(), reorderedTerms)) : 0;
         return new State(nextDense, nextChunked, nextTolerant, Math.max(scale, Comparison.largestMagnitude(nextDense)), loose, nextRtol);
     }
 }

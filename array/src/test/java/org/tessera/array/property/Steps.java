@@ -189,7 +189,7 @@ final class Steps {
                     yield null;
                 }
                 CumulativeScan.Method method = step.b() % 3 == 0 ? null : CumulativeScan.Method.values()[step.b() % 2];
-                boolean reorders = x.dtype().isInexact();
+                long terms = x.dtype().isInexact() ? Math.max(1, axis == null ? x.size() : shape[axis]) : 0;
                 yield both(state, scheduler, where, dense -> sum ? NDArrays.cumsum(dense, axis, null) : NDArrays.cumprod(dense, axis, null), chunked -> {
                     if (axis == null) {
                         return sum ? chunked.cumsum() : chunked.cumprod();
@@ -198,7 +198,7 @@ final class Steps {
                         return sum ? chunked.cumsum(axis) : chunked.cumprod(axis);
                     }
                     return sum ? chunked.cumsum(axis, method) : chunked.cumprod(axis, method);
-                }, reorders);
+                }, terms);
             }
             case MAP_OVERLAP -> {
                 if (ndim == 0) {
@@ -227,7 +227,7 @@ final class Steps {
                 yield both(state, scheduler, where, dense -> dense.astype(target), chunked -> chunked.astype(target), false);
             }
             case COMPUTE_CHUNK_SIZES -> state.chunked().chunks().isKnown() ? null
-                    : state.then(state.dense(), state.chunked().computeChunkSizes(scheduler), false);
+                    : state.then(state.dense(), state.chunked().computeChunkSizes(scheduler), 0);
         };
     }
 
@@ -312,7 +312,14 @@ final class Steps {
             case "mean", "var", "std", "nanmean", "nanvar" -> true;
             default -> false;
         };
-        return both(state, scheduler, where, dense, chunked, reorders);
+        long reduced = 1;
+        for (int axis = 0; axis < ndim; axis++) {
+            final int current = axis;
+            if (axes == null || Arrays.stream(axes).anyMatch(chosen -> chosen == current || chosen == current - ndim)) {
+                reduced *= x.shape(axis);
+            }
+        }
+        return both(state, scheduler, where, dense, chunked, reorders ? Math.max(1, reduced) : 0);
     }
 
     /**
@@ -479,13 +486,14 @@ final class Steps {
         boolean reorders = x.dtype().isInexact() || otherDtype.isInexact();
         DType resultType = org.tessera.ndarray.dtype.Promotion.resultType(x.dtype(), otherDtype);
         long depth = ndim == 0 ? 1 : first ? shape[Math.max(0, ndim - 2)] : shape[ndim - 1];
+        long terms = reorders ? Math.max(1, depth) : 0;
         if (resultType.isInexact() && magnitude(x) * magnitude(other) * depth >= largestFinite(resultType)) {
             // A partial sum of products that overflows in the dtype (a block's, in float16) may meet an
             // infinity of the other sign where NumPy's sum, accumulated wider, stays finite until then.
             return null;
         }
         return both(state, scheduler, where, dense -> first ? NDArrays.matmul(other, dense) : NDArrays.matmul(dense, other),
-                chunked -> first ? otherChunks.matmul(chunked) : chunked.matmul(otherChunks), reorders);
+                chunked -> first ? otherChunks.matmul(chunked) : chunked.matmul(otherChunks), terms);
     }
 
     /**
@@ -495,6 +503,12 @@ final class Steps {
      */
     private static State both(State state, Scheduler scheduler, String where, Function<NDArray, NDArray> dense,
             Function<ChunkedArray, ChunkedArray> chunked, boolean reorders) {
+        return both(state, scheduler, where, dense, chunked, reorders ? 1 : 0);
+    }
+
+    /** {@link #both(State, Scheduler, String, Function, Function, boolean)} where the step adds {@code reorderedTerms} values an element in another order. */
+    private static State both(State state, Scheduler scheduler, String where, Function<NDArray, NDArray> dense,
+            Function<ChunkedArray, ChunkedArray> chunked, long reorderedTerms) {
         NDArray nextDense;
         try {
             nextDense = dense.apply(state.dense());
@@ -511,7 +525,7 @@ final class Steps {
             }
             nextChunked = chunked.apply(state.chunked().computeChunkSizes(scheduler));
         }
-        return state.then(nextDense, nextChunked, reorders && nextDense.dtype().isInexact());
+        return state.then(nextDense, nextChunked, nextDense.dtype().isInexact() ? reorderedTerms : 0);
     }
 
     private static void expectRejected(State state, Scheduler scheduler, String where, Function<ChunkedArray, ChunkedArray> chunked,
