@@ -41,7 +41,8 @@ final class RecordingCallback implements Callback {
     @Override
     public synchronized void configured(List<String> names, MemoryBudget budget) {
         events.add("configured");
-        workers = List.copyOf(names);
+        // A view: workers that join later (executors registering with Spark) are added to it.
+        workers = names;
         check(budget.isUnlimited(), "the budget is " + budget);
     }
 

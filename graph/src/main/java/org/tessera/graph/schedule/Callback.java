@@ -16,6 +16,9 @@ public interface Callback {
     /**
      * Before {@link #start}: who runs the tasks (worker {@code i} of the task events is
      * {@code workers.get(i)}, a thread or an executor's slot) and the computation's memory budget.
+     * A scheduler whose workers can join while it runs (executors registering with a cluster)
+     * gives a list that grows with them, so a task event may name a worker the list did not hold
+     * when this was called.
      */
     default void configured(List<String> workers, MemoryBudget budget) {
     }

@@ -108,6 +108,11 @@ public final class TaskEvents {
                 .filter(executor -> executor.totalCores() > 0)
                 .sorted(Comparator.comparing(ExecutorSummary::id, Comparator.comparingInt(String::length).thenComparing(Comparator.naturalOrder())))
                 .forEach(executor -> slots.addExecutor(executor.id(), executor.totalCores()));
+        if (slots.names().isEmpty() && context.sc().isLocal()) {
+            // A context just made may not have posted its driver's executor to the status store yet;
+            // in local mode that executor is the driver, with the master's threads as its cores.
+            slots.addExecutor("driver", context.sc().defaultParallelism());
+        }
         return slots;
     }
 }
