@@ -136,4 +136,18 @@ class WorkloadLauncherTest {
         String readme = Files.readString(ROOT.resolve("README.md"));
         assertTrue(readme.contains("`" + String.join(" ", WorkloadLauncher.CHUNKED_OPTIONS) + "`"), "the README's JVM options are the launcher's");
     }
+
+    @Test
+    void theExampleProjectRunsItsPipelineWithTheLaunchersOptions() throws IOException {
+        String pom = Files.readString(ROOT.resolve("examples/pom.xml"));
+        Matcher argument = Pattern.compile("<argument>([^<]*)</argument>").matcher(pom);
+        List<String> arguments = new java.util.ArrayList<>();
+        while (argument.find()) {
+            arguments.add(argument.group(1));
+        }
+        List<String> expected = concat(WorkloadLauncher.CHUNKED_OPTIONS, List.of("-XX:MaxDirectMemorySize=64g", "--enable-native-access=ALL-UNNAMED",
+                "--add-modules", "jdk.incubator.vector"));
+        assertEquals(expected, arguments.subList(0, Math.min(arguments.size(), expected.size())),
+                "examples/pom.xml starts the pipeline's JVM with the options the launcher gives every Tessera program");
+    }
 }
