@@ -27,16 +27,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(CORPUS, "..", "ndarray", "src", "test", "resources"))
 from corpus_encoding import encode  # noqa: E402
+from suites import Suite, category  # noqa: E402
 
 warnings.simplefilter("ignore")
-
-
-def category(error):
-    """NumPy's exception as the corpus records it (UFuncTypeError is a TypeError, AxisError a ValueError)."""
-    for kind in (IndexError, TypeError, ValueError, OverflowError):
-        if isinstance(error, kind):
-            return kind.__name__
-    raise error
 
 
 def encode_index(index):
@@ -55,27 +48,6 @@ def encode_index(index):
         else:
             items.append({"array": encode(item)})
     return items
-
-
-class Suite:
-    def __init__(self, name):
-        self.name = name
-        self.cases = []
-        self.seen = set()
-
-    def add(self, op, args, expect):
-        key = json.dumps([op, args], sort_keys=True)
-        if key in self.seen:
-            return
-        self.seen.add(key)
-        self.cases.append({"id": "%s-c%05d" % (self.name, len(self.cases) + 1), "suite": self.name, "op": op,
-                           "args": args, "expect": expect})
-
-    def write(self):
-        with open(os.path.join(CORPUS, self.name + ".jsonl"), "w") as out:
-            for case in self.cases:
-                out.write(json.dumps(case) + "\n")
-        return len(self.cases)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -157,7 +129,7 @@ BOOL_INDEXES = [
 
 
 def getitem_bool_scalar():
-    suite = Suite("getitem_bool_scalar")
+    suite = Suite("getitem_bool_scalar", "c")
     rng = np.random.default_rng(2101)
     arrays = []
     for shape in SHAPES:
@@ -217,7 +189,7 @@ def value_shapes(rng, shape):
 
 
 def setitem_bool_scalar():
-    suite = Suite("setitem_bool_scalar")
+    suite = Suite("setitem_bool_scalar", "c")
     rng = np.random.default_rng(2102)
     for shape in SHAPES:
         for dtype in ("int64", "float64", "bool"):
@@ -246,7 +218,7 @@ BROADCAST_INDEXES = [
 
 
 def setitem_broadcast():
-    suite = Suite("setitem_broadcast")
+    suite = Suite("setitem_broadcast", "c")
     rng = np.random.default_rng(2103)
     shapes = [(3, 4), (2, 3), (0, 3), (2, 0), (2, 3, 2), (3,), (0,), ()]
     for index in BROADCAST_INDEXES:
@@ -299,7 +271,7 @@ def reduce_call(method, x, axis, keepdims):
 
 
 def reduce_empty():
-    suite = Suite("reduce_empty")
+    suite = Suite("reduce_empty", "c")
     rng = np.random.default_rng(2104)
     for method in REDUCE_METHODS:
         for shape in EMPTY_SHAPES:
@@ -372,7 +344,7 @@ def add_ufunc(suite, name, inputs):
 
 
 def ufunc_bool():
-    suite = Suite("ufunc_bool")
+    suite = Suite("ufunc_bool", "c")
     rng = np.random.default_rng(2105)
     for name in UFUNCS:
         nin = getattr(np, name).nin

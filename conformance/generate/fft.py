@@ -23,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(CORPUS, "..", "ndarray", "src", "test", "resources"))
 from corpus_encoding import encode  # noqa: E402
+from suites import category  # noqa: E402
 
 warnings.simplefilter("ignore")
 rng = np.random.default_rng(20240611)
@@ -31,14 +32,6 @@ ONE_AXIS = {"fft": np.fft.fft, "ifft": np.fft.ifft, "rfft": np.fft.rfft, "irfft"
 SEVERAL_AXES = {"fft2": np.fft.fft2, "ifft2": np.fft.ifft2, "fftn": np.fft.fftn, "ifftn": np.fft.ifftn,
                 "rfftn": np.fft.rfftn, "irfftn": np.fft.irfftn}
 NORMS = [None, "backward", "ortho", "forward"]
-
-
-def category(error):
-    """NumPy's exception as the corpus records it (AxisError is an IndexError and a ValueError: IndexError)."""
-    for kind in (IndexError, TypeError, ValueError):
-        if isinstance(error, kind):
-            return kind.__name__
-    raise error
 
 
 cases = []

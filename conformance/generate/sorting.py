@@ -23,41 +23,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(CORPUS, "..", "ndarray", "src", "test", "resources"))
 from corpus_encoding import encode  # noqa: E402
+from suites import Suite  # noqa: E402
 
 warnings.simplefilter("ignore")
-
-
-def category(error):
-    """NumPy's exception as the corpus records it (AxisError, both an IndexError and a ValueError, as IndexError)."""
-    for kind in (IndexError, TypeError, ValueError, OverflowError):
-        if isinstance(error, kind):
-            return kind.__name__
-    raise error
-
-
-class Suite:
-    def __init__(self, name):
-        self.name = name
-        self.cases = []
-        self.seen = set()
-
-    def add(self, op, args, compute):
-        key = json.dumps([op, args], sort_keys=True)
-        if key in self.seen:
-            return
-        self.seen.add(key)
-        try:
-            expect = {"array": encode(compute())}
-        except Exception as error:  # noqa: BLE001 - the category is what the corpus records
-            expect = {"error": category(error)}
-        self.cases.append({"id": "%s-s%05d" % (self.name, len(self.cases) + 1), "suite": self.name, "op": op,
-                           "args": args, "expect": expect})
-
-    def write(self):
-        with open(os.path.join(CORPUS, self.name + ".jsonl"), "w") as out:
-            for case in self.cases:
-                out.write(json.dumps(case) + "\n")
-        return len(self.cases)
 
 
 SPECIAL = [np.nan, -0.0, 0.0, np.inf, -np.inf]
@@ -109,7 +77,7 @@ def zero_signs_in_input_order(x, result, axis):
 
 def sort_suite():
     rng = np.random.default_rng(20240611)
-    suite = Suite("sort")
+    suite = Suite("sort", "s")
     for shape in SHAPES:
         for dtype in DTYPES:
             x = values(rng, shape, dtype)
@@ -164,7 +132,7 @@ def random_q(rng, percent):
 
 def quantile_suite():
     rng = np.random.default_rng(20240612)
-    suite = Suite("quantile")
+    suite = Suite("quantile", "s")
     shapes = [(), (0,), (1,), (2,), (5,), (8,), (2, 0), (0, 3), (3, 4), (4, 3), (2, 3, 4), (3, 1, 5)]
     dtypes = ["float64", "float64", "float64", "int64", "int64", "bool", "float32", "float16", "int8", "uint64"]
     for shape in shapes:

@@ -15,10 +15,9 @@ import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.conformance.Comparison;
 import org.tessera.ndarray.conformance.Corpus;
 import org.tessera.ndarray.conformance.CorpusCase;
-import org.tessera.ndarray.conformance.Decoding;
+import org.tessera.ndarray.conformance.FftArguments;
 import org.tessera.ndarray.fft.FftNorm;
 
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Every case of NumPy's fft suite (conformance/fft.jsonl: powers of two, primes, products of small
@@ -57,15 +56,13 @@ class ChunkedFftReplayTest {
     }
 
     private static String fft(CorpusCase testCase, Function<long[], ChunkSpec> chunking, long taskMemoryBytes) {
-        JsonNode args = testCase.args();
-        NDArray array = Decoding.array(args.get("x"));
-        ChunkedArray x = Creation.fromSource(RegionSource.of(array), chunking.apply(array.shape()));
-        JsonNode normNode = args.get("norm");
-        FftNorm norm = FftNorm.parse(normNode == null || normNode.isNull() ? null : normNode.asText());
-        Long n = args.hasNonNull("n") ? args.get("n").asLong() : null;
-        int axis = args.hasNonNull("axis") ? args.get("axis").asInt() : -1;
-        long[] s = args.hasNonNull("s") ? Decoding.shape(args.get("s")) : null;
-        int[] axes = args.hasNonNull("axes") ? Decoding.ints(args.get("axes")) : null;
+        FftArguments args = FftArguments.of(testCase);
+        ChunkedArray x = Creation.fromSource(RegionSource.of(args.x()), chunking.apply(args.x().shape()));
+        FftNorm norm = args.norm();
+        Long n = args.n();
+        int axis = args.axis();
+        long[] s = args.s();
+        int[] axes = args.axes();
         ChunkedArray result = switch (testCase.op()) {
             case "fft" -> ChunkedFft.fft(x, n, axis, norm, taskMemoryBytes);
             case "ifft" -> ChunkedFft.ifft(x, n, axis, norm, taskMemoryBytes);

@@ -1,12 +1,11 @@
 package org.tessera.ndarray;
 
 
-import com.fasterxml.jackson.databind.JsonNode;
 
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.conformance.Comparison;
 import org.tessera.ndarray.conformance.CorpusCase;
-import org.tessera.ndarray.conformance.Decoding;
+import org.tessera.ndarray.conformance.FftArguments;
 import org.tessera.ndarray.fft.FftNorm;
 
 /**
@@ -21,14 +20,13 @@ final class FftReplay {
     }
 
     static String fft(CorpusCase testCase) {
-        JsonNode args = testCase.args();
-        NDArray x = Decoding.array(args.get("x"));
-        JsonNode normNode = args.get("norm");
-        FftNorm norm = FftNorm.parse(normNode == null || normNode.isNull() ? null : normNode.asText());
-        Long n = args.hasNonNull("n") ? args.get("n").asLong() : null;
-        int axis = args.hasNonNull("axis") ? args.get("axis").asInt() : -1;
-        long[] s = args.hasNonNull("s") ? Decoding.shape(args.get("s")) : null;
-        int[] axes = args.hasNonNull("axes") ? Decoding.ints(args.get("axes")) : null;
+        FftArguments args = FftArguments.of(testCase);
+        NDArray x = args.x();
+        FftNorm norm = args.norm();
+        Long n = args.n();
+        int axis = args.axis();
+        long[] s = args.s();
+        int[] axes = args.axes();
         NDArray result = switch (testCase.op()) {
             case "fft" -> NDArrays.fft(x, n, axis, norm);
             case "ifft" -> NDArrays.ifft(x, n, axis, norm);

@@ -213,7 +213,8 @@ class ChunkedSortTest {
         return values;
     }
 
-    private static long[] toLongs(NDArray array) {
+    /** The elements of {@code array}, flattened in C order, as longs. */
+    static long[] toLongs(NDArray array) {
         NDArray flat = array.copy().reshape(array.size());
         long[] values = new long[(int) flat.size()];
         for (int i = 0; i < values.length; i++) {

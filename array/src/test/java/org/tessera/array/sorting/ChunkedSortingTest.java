@@ -113,7 +113,7 @@ class ChunkedSortingTest {
         for (double value : toDoubles(TIES)) {
             expected[Math.min((int) Math.floor((value + 4) / 2), 3)]++;
         }
-        assertArrayEquals(expected, toLongs(histogram.counts().compute(SYNCHRONOUS)), "histogram with the last edge inclusive");
+        assertArrayEquals(expected, ChunkedSortTest.toLongs(histogram.counts().compute(SYNCHRONOUS)), "histogram with the last edge inclusive");
         assertArrayEquals(new double[] {-4, -2, 0, 2, 4}, toDoubles(histogram.edges()));
         NDArray edges = NDArrays.array(-1.5, 0.0, 0.5, 10.0);
         long[] inEdges = new long[3];
@@ -126,15 +126,15 @@ class ChunkedSortingTest {
                 inEdges[2]++;
             }
         }
-        assertArrayEquals(inEdges, toLongs(Counting.histogram(x, edges).counts().compute(SYNCHRONOUS)), "given edges, outside values dropped");
+        assertArrayEquals(inEdges, ChunkedSortTest.toLongs(Counting.histogram(x, edges).counts().compute(SYNCHRONOUS)), "given edges, outside values dropped");
 
         NDArray shifted = NDArrays.add(TIES, 4.0).astype(DType.INT64).reshape(120);
         ChunkedArray flat = chunked(shifted, ChunkSpec.size(spec.equals(ChunkSpec.size(1)) ? 1 : 17));
         long[] counts = new long[12];
-        for (long value : toLongs(shifted)) {
+        for (long value : ChunkedSortTest.toLongs(shifted)) {
             counts[(int) value]++;
         }
-        assertArrayEquals(counts, toLongs(Counting.bincount(flat, 12).compute(SYNCHRONOUS)));
+        assertArrayEquals(counts, ChunkedSortTest.toLongs(Counting.bincount(flat, 12).compute(SYNCHRONOUS)));
         Exception tooSmall = assertThrows(Exception.class, () -> Counting.bincount(flat, 5).compute(SYNCHRONOUS));
         assertTrue(String.valueOf(rootCause(tooSmall).getMessage()).contains("minlength 5"), rootCause(tooSmall).getMessage());
     }
@@ -180,15 +180,6 @@ class ChunkedSortingTest {
         double[] values = new double[(int) flat.size()];
         for (int i = 0; i < values.length; i++) {
             values[i] = flat.getDouble(i);
-        }
-        return values;
-    }
-
-    private static long[] toLongs(NDArray array) {
-        NDArray flat = array.copy().reshape(array.size());
-        long[] values = new long[(int) flat.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = flat.getLong(i);
         }
         return values;
     }
