@@ -94,7 +94,11 @@ final class FaultyFront implements AutoCloseable {
                 out.flush();
                 return;
             }
+            // A request counts as in flight from its arrival until its answer starts back: the
+            // client holds its permit until the answer has arrived, so the count never runs ahead
+            // of the client's limit, as it would if it lasted until this thread finished sending.
             mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            byte[] answer;
             try (Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
                 OutputStream toUpstream = upstream.getOutputStream();
                 toUpstream.write(head.replaceFirst("\r\n\r\n$", "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
@@ -105,10 +109,12 @@ final class FaultyFront implements AutoCloseable {
                 }
                 toUpstream.write(body);
                 toUpstream.flush();
-                upstream.getInputStream().transferTo(out);
+                answer = upstream.getInputStream().readAllBytes();
             } finally {
                 inFlight.decrementAndGet();
             }
+            out.write(answer);
+            out.flush();
         } catch (IOException ignored) {
             // The client or the server hung up: what the test looks at is what got stored.
         }
