@@ -203,6 +203,20 @@ class ChunkedStoreTest {
      * Blocks of 10 x 10 write their own chunks; blocks of 15 x 25 share chunks, which are gathered
      * under region locks and so are written whole or not at all too.
      */
+    /** Caught by KilledWriterTest: a writer killed while it wrote the metadata leaves only its temporary file. */
+    @Test
+    void resumingWhereOnlyAHalfWrittenMetadataFileIsLeftRemovesIt() throws IOException {
+        Path root = directory.resolve("killed-early.zarr");
+        java.nio.file.Files.createDirectories(root);
+        Path partial = root.resolve("..zarray.e234d4b2c776d1f6.partial");
+        java.nio.file.Files.writeString(partial, "{\"zarr_format\": 2, \"sha");
+        ChunkedArray source = randomArray(8, new long[] {20, 20}, 10, 10);
+        ArrayMetadataV2 metadata = ArrayMetadataV2.of(new long[] {20, 20}, new long[] {10, 10}, DType.FLOAT64);
+        Zarr.toZarr(source, DirectoryStore.open(root), "", metadata, StoreOptions.defaults().withResume(true));
+        assertFalse(java.nio.file.Files.exists(partial), "the killed writer's temporary file is gone");
+        assertSameArray(source.compute(), Zarr.fromZarr(root).compute(), "resumed");
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {10, 15})
     void aWriterThatDiesMidStoreLeavesCompleteChunksAndResumeWritesOnlyTheRest(int blockRows) throws IOException {

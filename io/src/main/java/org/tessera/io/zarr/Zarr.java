@@ -119,7 +119,8 @@ public final class Zarr {
      * <p>Without resume, the array is created (an existing node there is an error). With
      * {@link StoreOptions#resume()}, an existing array is reopened, must have exactly
      * {@code metadata}, and only its missing chunks are written; temporary files that an
-     * interrupted writer left in a directory store are removed first.
+     * interrupted writer left in a directory store are removed first, whether or not it got as
+     * far as the array's metadata.
      */
     public static StoreReport toZarr(ChunkedArray array, Store store, String path, ArrayMetadata metadata, StoreOptions options) throws IOException {
         long[] shape = array.chunks().requireKnownShape("toZarr");
@@ -128,14 +129,16 @@ public final class Zarr {
                     + Arrays.toString(metadata.shape()));
         }
         ZarrArray target;
-        if (options.resume() && ZarrNodes.exists(store, org.tessera.io.store.StoreKeys.normalizePath(path))) {
+        String node = org.tessera.io.store.StoreKeys.normalizePath(path);
+        if (options.resume() && store instanceof DirectoryStore directory) {
+            // Also where the node is absent: a writer killed while it wrote the metadata left only a temporary file.
+            directory.deletePartialWrites(node);
+        }
+        if (options.resume() && ZarrNodes.exists(store, node)) {
             target = ZarrArray.open(store, path);
             if (!target.metadata().equals(metadata)) {
                 throw new IllegalArgumentException("cannot resume storing into " + target.describe() + ": it has metadata " + target.metadata()
                         + " but the store asks for " + metadata);
-            }
-            if (store instanceof DirectoryStore directory) {
-                directory.deletePartialWrites(target.path());
             }
         } else {
             target = ZarrArray.create(store, path, metadata, Map.of(), false);
