@@ -8,8 +8,11 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.graph.optimize.Optimization;
 import org.tessera.graph.schedule.Scheduler;
@@ -38,7 +41,9 @@ final class BlockAccess {
             lengths[axis] = new long[] {chunks.length(axis, position[axis])};
         }
         Map<Key, Task> tasks = Map.of(Key.of(name, new int[array.ndim()]), Task.ref(array.key(position)));
-        return new ChunkedArray(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, Chunks.of(lengths), array.meta());
+        // The block itself, under another key: nothing is allocated.
+        HighLevelGraph graph = Footprints.declare(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, Working.none());
+        return new ChunkedArray(graph, name, Chunks.of(lengths), array.meta());
     }
 
     private static int[] normalized(ChunkedArray array, int[] index) {

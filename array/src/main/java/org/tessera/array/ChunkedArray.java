@@ -25,6 +25,11 @@ import org.tessera.array.linalg.TallSkinny;
 import org.tessera.array.overlap.Boundary;
 import org.tessera.array.overlap.Overlap.OverlapFunction;
 import org.tessera.array.overlap.Overlap;
+import org.tessera.array.plan.Budget;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.MemoryPlanException;
+import org.tessera.array.plan.Plan;
+import org.tessera.array.plan.PlanObservers;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.reduction.ChunkedStatistics.Request;
 import org.tessera.array.reduction.ChunkedStatistics;
@@ -51,8 +56,10 @@ import org.tessera.graph.TaskGraph;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.memory.MemoryBudget;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.graph.optimize.Optimization;
+import org.tessera.graph.schedule.Callback;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.AnyArray;
@@ -96,7 +103,7 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
 
     /** An array over an existing graph whose blocks are of {@code meta}'s family and dtype. */
     public ChunkedArray(HighLevelGraph graph, String name, Chunks chunks, AnyArray<?> meta) {
-        this.graph = Objects.requireNonNull(graph);
+        Objects.requireNonNull(graph);
         this.name = Objects.requireNonNull(name);
         this.chunks = Objects.requireNonNull(chunks);
         this.meta = Objects.requireNonNull(meta);
@@ -106,6 +113,7 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
         if (meta.ndim() != chunks.ndim()) {
             throw new IllegalArgumentException("meta has " + meta.ndim() + " axes but chunks " + chunks + " have " + chunks.ndim());
         }
+        this.graph = Footprints.complete(graph, name, chunks, meta);
     }
 
     /** An empty array of {@code dtype} with {@code ndim} axes: the meta of NDArray blocks. */
@@ -242,7 +250,9 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
 
     /** The task graph that computes {@code keys} of {@code graph}: the array-level rewrites, then the graph's optimisation. */
     private static TaskGraph optimized(HighLevelGraph graph, List<Key> keys) {
-        return Optimization.optimize(SharedMoments.apply(graph), keys);
+        HighLevelGraph rewritten = SharedMoments.apply(graph);
+        PlanObservers.computing(rewritten, keys, keys.stream().map(Key::name).distinct().toList(), defaultWorkers());
+        return Optimization.optimize(rewritten, keys);
     }
 
     /**
@@ -287,6 +297,71 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
         return parts.size() == 1 ? parts.getFirst() : Blocks.concatenate(parts, axis);
     }
 
+    /**
+     * What computing this array will do and hold, said before anything runs, on the default
+     * scheduler's workers and within the {@linkplain Budget#standard() standard budget}.
+     */
+    public Plan plan() {
+        return plan(Budget.standard());
+    }
+
+    /** As {@link #plan()}, judged against {@code budget}. */
+    public Plan plan(Budget budget) {
+        return plan(List.of(this), budget);
+    }
+
+    /** The plan of computing several arrays together, as {@link #computeAll} computes them. */
+    public static Plan plan(Collection<ChunkedArray> arrays, Budget budget) {
+        return plan(arrays, budget, defaultWorkers());
+    }
+
+    private static Plan plan(Collection<ChunkedArray> arrays, Budget budget, int workers) {
+        HighLevelGraph merged = HighLevelGraph.merge(arrays.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
+        List<Key> keys = new ArrayList<>();
+        arrays.forEach(array -> keys.addAll(array.flatKeys()));
+        return Plan.of(SharedMoments.apply(merged), keys, arrays.stream().map(ChunkedArray::name).toList(), workers, budget);
+    }
+
+    private static int defaultWorkers() {
+        return defaultScheduler instanceof ThreadedScheduler threaded ? threaded.workers() : Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * Computes the array within {@code budget}: planned first, and refused before any task runs
+     * ({@link MemoryPlanException}) when its largest task does not fit. Where several tasks at once
+     * would not fit, fewer run at once; where the results held would not, the ones needed latest
+     * wait on disk.
+     */
+    public NDArray compute(Budget budget) {
+        return computeAll(List.of(this), budget).getFirst();
+    }
+
+    /** Computes several arrays in one graph within {@code budget}, as {@link #compute(Budget)}. */
+    public static List<NDArray> computeAll(Collection<ChunkedArray> arrays, Budget budget) {
+        return computeAll(budgetedScheduler(arrays, budget), arrays);
+    }
+
+    /** The threaded scheduler that runs {@code arrays} within {@code budget}, after their plan is found to fit it. */
+    public static ThreadedScheduler budgetedScheduler(Collection<ChunkedArray> arrays, Budget budget) {
+        return budgetedScheduler(arrays, budget, List.of());
+    }
+
+    /** As {@link #budgetedScheduler(Collection, Budget)}, feeding {@code callbacks}. */
+    public static ThreadedScheduler budgetedScheduler(Collection<ChunkedArray> arrays, Budget budget, List<Callback> callbacks) {
+        Plan plan = plan(arrays, budget, defaultWorkers()).requireFits();
+        int workers = (int) Math.max(1, Math.min(plan.workers(), budget.bytes() / Math.max(1, plan.largestTaskBytes())));
+        if (workers != plan.workers()) {
+            plan = plan(arrays, budget, workers);
+        }
+        ThreadedScheduler.Builder scheduler = ThreadedScheduler.builder().workers(workers);
+        callbacks.forEach(scheduler::callback);
+        if (!plan.fitsInMemory()) {
+            // Room for the running tasks first; the results held share what is left, the rest wait on disk.
+            scheduler.memoryBudget(MemoryBudget.ofBytes(Math.max(1, budget.bytes() - (long) workers * plan.largestTaskBytes())));
+        }
+        return scheduler.build();
+    }
+
     /** Computes several arrays in one graph, so shared inputs are computed once. */
     public static List<NDArray> computeAll(Scheduler scheduler, Collection<ChunkedArray> arrays) {
         HighLevelGraph merged = HighLevelGraph.merge(arrays.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
@@ -314,7 +389,9 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
         Map<Key, Object> blocks = scheduler.compute(optimizedGraph(), keys);
         Map<Key, Task> literals = new java.util.LinkedHashMap<>();
         keys.forEach(key -> literals.put(key, Task.literal(blocks.get(key))));
-        return new ChunkedArray(HighLevelGraph.empty().with(new MaterializedLayer(name, literals), java.util.Set.of()), name, chunks, meta);
+        // Computed blocks, held as literals: their tasks allocate nothing.
+        HighLevelGraph held = HighLevelGraph.empty().with(new MaterializedLayer(name, literals), java.util.Set.of());
+        return new ChunkedArray(Footprints.declare(held, name, org.tessera.array.plan.Working.none()), name, chunks, meta);
     }
 
     /** The computed blocks, in C order of the block grid. */
@@ -361,7 +438,10 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
                 List.of(BlockwiseArgument.blocks(name, letters.toString(), numBlocks())), blockCounts, null);
         List<Key> shapeKeys = new ArrayList<>((int) chunks.totalBlocks());
         BlockGrid.forEach(numBlocks(), index -> shapeKeys.add(Key.of(shapesName, index)));
-        Map<Key, Object> shapes = scheduler.compute(Optimization.optimize(graph.with(shapesLayer, java.util.Set.of(name)), shapeKeys), shapeKeys);
+        // A task of the shapes layer keeps a block's shape, a long[] of one length per axis, and allocates nothing.
+        HighLevelGraph withShapes = graph.with(shapesLayer, java.util.Set.of(name))
+                .withFootprint(shapesName, org.tessera.graph.memory.Footprint.uniform(16L + (long) Long.BYTES * ndim(), 0));
+        Map<Key, Object> shapes = scheduler.compute(Optimization.optimize(withShapes, shapeKeys), shapeKeys);
 
         long[][] lengths = new long[ndim()][];
         for (int axis = 0; axis < ndim(); axis++) {

@@ -12,6 +12,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.apache.spark.sql.SparkSession;
+import org.tessera.array.plan.Budget;
 import org.tessera.bench.workload.RandomZarrMatrix;
 import org.tessera.dashboard.Dashboard;
 import org.tessera.graph.schedule.Callback;
@@ -68,6 +69,10 @@ final class DemoCommand implements Callable<Integer> {
             + "configuration there, the tasks carry its settings.")
     private String master;
 
+    @Option(names = "--memory", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+            description = "The memory budget of the computation (default: 60% of the heap): it is planned first and refused before it runs if it cannot fit.")
+    private ByteSize memory;
+
     @Option(names = {"-q", "--quiet"}, description = "No progress bars.")
     private boolean quiet;
 
@@ -97,7 +102,8 @@ final class DemoCommand implements Callable<Integer> {
                 ByteSize.format(matrix.bytes()), matrix.blockRows(), store.parent(), ByteSize.format(Runtime.getRuntime().maxMemory()));
         SparkSession spark = null;
         try (Dashboard dashboard = dashboardPort == null ? null : Dashboard.open(dashboardPort)) {
-            Function<List<Callback>, Scheduler> schedulers = OutOfCoreDemo::threaded;
+            // Null: the threaded scheduler, run within the budget.
+            Function<List<Callback>, Scheduler> schedulers = null;
             if (scheduler.equals("spark")) {
                 spark = startSpark(master == null ? "local[*]" : master);
                 SparkScheduler onSpark = SparkScheduler.of(spark);
@@ -115,7 +121,8 @@ final class DemoCommand implements Callable<Integer> {
             }
             out.println("writing A, then computing A.T @ A, mean(A, axis=0) and std(A, axis=0) from the store...");
             out.flush();
-            OutOfCoreDemo.Report report = OutOfCoreDemo.run(matrix, store, where, keep, progress, dashboard, schedulers);
+            OutOfCoreDemo.Report report = OutOfCoreDemo.run(matrix, store, where, keep, progress, dashboard, schedulers,
+                    memory == null ? Budget.standard() : Budget.ofBytes(memory.bytes()));
             report(out, report);
             return report.isPlausible() ? 0 : 1;
         } finally {
@@ -177,6 +184,10 @@ final class DemoCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "check    trace(A.T @ A)/(N M) = %.5f (1/3), mean of column means = %.5f (1/2), mean of column stds = %.5f (%.5f): %s%n",
                 report.traceOverElements(), report.meanOfMeans(), report.meanOfDeviations(), Math.sqrt(1.0 / 12), report.isPlausible() ? "ok" : "WRONG");
         out.printf(Locale.ROOT, "wall     %.2f s; peak memory %s resident (VmHWM)%n", report.wallSeconds(), ByteSize.format(report.peakResidentBytes()));
+        out.printf(Locale.ROOT, "memory   projected peak %s within a budget of %s, measured %s (%.2f of the projection)%n",
+                ByteSize.format(report.plan().projectedPeakBytes()), ByteSize.format(report.plan().budget().bytes()),
+                ByteSize.format(report.measuredPeakBytes()), (double) report.measuredPeakBytes() / Math.max(1, report.plan().projectedPeakBytes()));
+        out.println("plan     " + report.planPage());
         out.println("diagram  " + report.svg());
         out.println("profile  " + report.profile() + " (open in https://ui.perfetto.dev or chrome://tracing)");
         if (report.dashboardPage() != null) {

@@ -9,11 +9,14 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.plan.Budget;
+import org.tessera.array.plan.Plan;
 import org.tessera.bench.workload.DirectoryTrees;
 import org.tessera.bench.workload.ProcessMemory;
 import org.tessera.bench.workload.RandomZarrMatrix;
 import org.tessera.dashboard.Dashboard;
 import org.tessera.graph.schedule.Callback;
+import org.tessera.graph.schedule.MeasuredPeak;
 import org.tessera.graph.schedule.Profiler;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
@@ -89,7 +92,7 @@ final class OutOfCoreDemo {
     /** What the demo measured, and where it left its files. */
     record Report(RandomZarrMatrix matrix, MatrixStore store, Path directory, boolean storeReused, double writeSeconds, double computeSeconds, double checksum,
                   double traceOverElements, double meanOfMeans, double meanOfDeviations, long peakResidentBytes,
-                  Path svg, Path profile, Path dashboardPage, boolean storeKept) {
+                  Path svg, Path profile, Path dashboardPage, boolean storeKept, Plan plan, long measuredPeakBytes, Path planPage) {
 
         double gflops() {
             return matrix.gramFlops() / computeSeconds / 1e9;
@@ -128,21 +131,30 @@ final class OutOfCoreDemo {
      * callback from {@code progress} for each of the two computations, and the dashboard, when
      * there is one, watching both. The store is deleted at the end unless {@code keepStore}; the
      * diagram, the profile and the dashboard's page stay, being small.
+     *
+     * <p>The computation is planned first, within {@code budget}, and refused before it reads
+     * anything if it cannot fit; on the threaded scheduler ({@code schedulers} null) it runs
+     * within the budget, and its measured peak is reported beside the projected one.
      */
     static Report run(RandomZarrMatrix matrix, MatrixStore store, Path directory, boolean keepStore, Supplier<Callback> progress, Dashboard dashboard,
-                      Function<List<Callback>, Scheduler> schedulers) throws IOException {
+                      Function<List<Callback>, Scheduler> schedulers, Budget budget) throws IOException {
         Files.createDirectories(directory);
         Profiler profiler = new Profiler();
         try {
             // A store kept by an earlier run (--keep) that already holds this matrix is read as it is.
             boolean reused = store.holds(matrix);
-            double writeSeconds = reused ? 0 : store.write(matrix, StoreOptions.defaults().withScheduler(scheduler(schedulers, profiler, progress, dashboard)));
+            Function<List<Callback>, Scheduler> writers = schedulers != null ? schedulers : OutOfCoreDemo::threaded;
+            double writeSeconds = reused ? 0 : store.write(matrix, StoreOptions.defaults().withScheduler(scheduler(writers, profiler, progress, dashboard)));
 
             long start = System.nanoTime();
             ChunkedArray a = store.open();
             // One graph for the three results, so each block is read from the store once and feeds all three.
-            List<NDArray> results = ChunkedArray.computeAll(scheduler(schedulers, profiler, progress, dashboard),
-                    List.of(a.T().matmul(a), a.mean(0), a.std(0, 0)));
+            List<ChunkedArray> outputs = List.of(a.T().matmul(a), a.mean(0), a.std(0, 0));
+            Plan plan = ChunkedArray.plan(outputs, budget).requireFits();
+            MeasuredPeak meter = new MeasuredPeak();
+            Function<List<Callback>, Scheduler> computing = schedulers != null ? schedulers
+                    : callbacks -> ChunkedArray.budgetedScheduler(outputs, budget, callbacks);
+            List<NDArray> results = ChunkedArray.computeAll(scheduler(computing, profiler, progress, dashboard, meter), outputs);
             double computeSeconds = (System.nanoTime() - start) / 1e9;
 
             NDArray gram = results.get(0);
@@ -152,6 +164,9 @@ final class OutOfCoreDemo {
             }
             Path svg = directory.resolve("A.svg");
             Files.writeString(svg, a.toSvg());
+            Path planPage = directory.resolve("plan.html");
+            Files.writeString(planPage, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Plan of the demo</title></head><body>\n"
+                    + a.toSvg() + "\n" + plan.toHtml() + "</body></html>\n");
             Path profile = directory.resolve("profile.json");
             profiler.writeChromeTrace(profile);
             Path dashboardPage = null;
@@ -161,7 +176,7 @@ final class OutOfCoreDemo {
             }
             return new Report(matrix, store, directory, reused, writeSeconds, computeSeconds, NDArrays.sum(gram).getDouble(),
                     trace / ((double) matrix.rows() * matrix.columns()), meanOf(results.get(1)), meanOf(results.get(2)),
-                    ProcessMemory.peakResidentBytes(), svg, profile, dashboardPage, keepStore);
+                    ProcessMemory.peakResidentBytes(), svg, profile, dashboardPage, keepStore, plan, meter.bytes(), planPage);
         } finally {
             if (!keepStore) {
                 store.delete();
@@ -169,8 +184,10 @@ final class OutOfCoreDemo {
         }
     }
 
-    private static Scheduler scheduler(Function<List<Callback>, Scheduler> schedulers, Profiler profiler, Supplier<Callback> progress, Dashboard dashboard) {
+    private static Scheduler scheduler(Function<List<Callback>, Scheduler> schedulers, Profiler profiler, Supplier<Callback> progress, Dashboard dashboard,
+                                       Callback... more) {
         List<Callback> callbacks = new ArrayList<>(List.of(profiler, progress.get()));
+        callbacks.addAll(List.of(more));
         if (dashboard != null) {
             callbacks.add(dashboard);
         }

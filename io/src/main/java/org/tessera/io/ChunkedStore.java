@@ -14,6 +14,10 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.creation.StoredChunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.PlanObservers;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Key;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.TaskGraph;
@@ -116,7 +120,12 @@ public final class ChunkedStore {
             return new StoreReport(0, skippedBeforeRunning, 0, rechunked, null, 0);
         }
 
-        TaskGraph graph = Optimization.optimize(source.graph().with(layer, Set.of(source.name())), keys);
+        // A task writes its block's chunks and returns a small record; a chunk it shares with other blocks is gathered whole first.
+        HighLevelGraph layered = Footprints.writing(source.graph().with(layer, Set.of(source.name())), name, chunks, sink.dtype(),
+                assembly == null ? Working.none() : StoredChunks.assembling(chunks, chunkShape, sink.dtype().byteSize()));
+        PlanObservers.computing(layered, keys, List.of(name), options.scheduler() instanceof ThreadedScheduler threaded ? threaded.workers()
+                : Runtime.getRuntime().availableProcessors());
+        TaskGraph graph = Optimization.optimize(layered, keys);
         Map<Key, Object> results;
         ExecutionStatistics statistics = null;
         if (options.scheduler() instanceof ThreadedScheduler threaded) {

@@ -10,6 +10,8 @@ import org.tessera.array.Tokens;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
@@ -51,7 +53,9 @@ public final class ChunkedArrays {
             lengths[axis] = new long[] {shape[axis]};
         }
         Key key = Key.of(name, new int[shape.length]);
-        HighLevelGraph graph = HighLevelGraph.empty().with(new MaterializedLayer(name, Map.of(key, Task.literal(array))), Set.of());
+        // The block is given, not made: its task allocates nothing.
+        HighLevelGraph graph = Footprints.declare(HighLevelGraph.empty().with(new MaterializedLayer(name, Map.of(key, Task.literal(array))), Set.of()), name,
+                Working.none());
         return new ChunkedArray(graph, name, Chunks.of(lengths), Metas.metaFromArray(array, shape.length, array.dtype()));
     }
 

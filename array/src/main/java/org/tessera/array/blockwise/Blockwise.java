@@ -13,6 +13,8 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.graph.Deferring;
 import org.tessera.graph.TaskFunction;
@@ -54,6 +56,7 @@ public final class Blockwise {
         private final List<Object> tokenParts = new ArrayList<>();
         private AnyArray<?> meta;
         private boolean concatenate;
+        private Working working;
 
         private Builder(String label, BlockFunction function, String outputIndices) {
             this.label = label;
@@ -100,6 +103,16 @@ public final class Blockwise {
         /** Join the blocks along contracted letters into one block before calling the function. */
         public Builder concatenate(boolean join) {
             this.concatenate = join;
+            return this;
+        }
+
+        /**
+         * What each task allocates besides its result (see {@link Working}): the function's
+         * temporaries. Blocks joined for {@link #concatenate} are added to it here. Without a
+         * declaration the layer is undeclared, and a plan names it.
+         */
+        public Builder working(Working declared) {
+            this.working = declared;
             return this;
         }
 
@@ -161,6 +174,10 @@ public final class Blockwise {
             TaskFunction task = new BlockTask(label, function, concatenate ? contractedAxesPerArgument(contracted) : null);
             BlockwiseLayer layer = new BlockwiseLayer(name, outputIndices, task, layerArguments, blockCounts, null);
             HighLevelGraph graph = HighLevelGraph.merge(graphs.toArray(HighLevelGraph[]::new)).with(layer, dependencies);
+            if (working != null) {
+                Working joins = concatenate ? joinedInputs(aligned, contracted) : null;
+                graph = Footprints.declare(graph, name, joins == null ? working : Workings.plus(working, joins));
+            }
             return new ChunkedArray(graph, name, Chunks.of(outputChunks), meta);
         }
 
@@ -176,6 +193,39 @@ public final class Blockwise {
                 }
             }
             return contracted.toString();
+        }
+
+        /**
+         * The blocks {@link BlockTask} joins along contracted letters, new arrays of the joined
+         * shape (each level of a join along several letters makes one), or null when every
+         * contracted letter has a single block and nothing is joined.
+         */
+        private Working joinedInputs(List<ChunkedArray> aligned, String contracted) {
+            List<JoinedInput> joined = new ArrayList<>();
+            int arrayPosition = 0;
+            for (String letters : indices) {
+                if (letters == null) {
+                    continue;
+                }
+                ChunkedArray array = aligned.get(arrayPosition++);
+                int joins = 0;
+                long[] wholeLengths = new long[letters.length()];
+                int[] outputAxis = new int[letters.length()];
+                long[][] lengths = new long[letters.length()][];
+                for (int axis = 0; axis < letters.length(); axis++) {
+                    char letter = letters.charAt(axis);
+                    outputAxis[axis] = outputIndices.indexOf(letter);
+                    lengths[axis] = array.chunks().axis(axis);
+                    wholeLengths[axis] = java.util.Arrays.stream(lengths[axis]).map(length -> Math.max(length, 0)).sum();
+                    if (contracted.indexOf(letter) >= 0 && array.chunks().blockCount(axis) > 1) {
+                        joins++;
+                    }
+                }
+                if (joins > 0) {
+                    joined.add(new JoinedInput(outputAxis, lengths, wholeLengths, array.dtype().byteSize(), joins));
+                }
+            }
+            return joined.isEmpty() ? null : new JoinedInputs(List.copyOf(joined));
         }
 
         /** For each argument, the axes (in its own order) of its contracted letters. */
@@ -224,6 +274,45 @@ public final class Blockwise {
                 changed |= !java.util.Arrays.equals(own, target[axis]);
             }
             return changed ? Rechunk.rechunk(array, Chunks.of(target)) : array;
+        }
+    }
+
+    /**
+     * One input joined along its contracted letters: the joined block has, along an output letter,
+     * the length of the block at the key's position, and along a contracted letter the whole axis.
+     */
+    record JoinedInput(int[] outputAxis, long[][] lengths, long[] wholeLengths, long itemSize, int joins) implements java.io.Serializable {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        long bytes(org.tessera.graph.Key key) {
+            long elements = 1;
+            for (int axis = 0; axis < lengths.length; axis++) {
+                int output = outputAxis[axis];
+                if (output < 0) {
+                    elements *= wholeLengths[axis];
+                } else {
+                    long[] along = lengths[axis];
+                    int block = output < key.rank() ? Math.min(key.index(output), along.length - 1) : 0;
+                    elements *= along.length == 1 ? Math.max(along[0], 0) : Math.max(along[block], 0);
+                }
+            }
+            return elements * itemSize * joins;
+        }
+    }
+
+    /** The working memory of the joins of contracted blocks, added to what the function declared. */
+    record JoinedInputs(List<JoinedInput> inputs) implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long bytes(org.tessera.graph.Key key, long resultBytes) {
+            long total = 0;
+            for (JoinedInput input : inputs) {
+                total += input.bytes(key);
+            }
+            return total;
         }
     }
 

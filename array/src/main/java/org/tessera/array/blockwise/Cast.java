@@ -8,6 +8,7 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Metas;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.plan.Working;
 import org.tessera.ndarray.dtype.DType;
 
 /**
@@ -26,7 +27,8 @@ public final class Cast {
             return array;
         }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, array.ndim());
-        return Blockwise.of("astype", new BlockCast(dtype), letters).input(array, letters).meta(Metas.metaFromArray(array, array.ndim(), dtype)).build();
+        return Blockwise.of("astype", new BlockCast(dtype), letters).input(array, letters).meta(Metas.metaFromArray(array, array.ndim(), dtype))
+                .working(Working.none()).build();
     }
 
     /** One block converted to the dtype. */

@@ -11,6 +11,7 @@ import org.tessera.array.RegionSource;
 import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferred;
 import org.tessera.graph.Deferring;
 import org.tessera.ndarray.AnyArray;
@@ -29,6 +30,8 @@ import org.tessera.ndarray.ufunc.Ufunc;
  */
 public final class Elementwise {
     private static final String LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    /** What a Java scalar operand costs a task: a 0-d array of the loop's dtype, 16 bytes at most. */
+    private static final long SCALAR_BYTES = 16;
 
     private Elementwise() {
     }
@@ -65,11 +68,15 @@ public final class Elementwise {
             metas[position] = arguments.get(position) instanceof ChunkedArray array ? array.meta() : arguments.get(position);
         }
         AnyArray<?>[] metaOutputs = outputMetas(ufunc, metas);
+        // The loop casts operands in small lane buffers, so a task allocates its result and a 0-d
+        // array for each Java scalar (at most a complex128), nothing else.
+        long scalars = arguments.stream().filter(argument -> !(argument instanceof ChunkedArray)).count();
+        Working working = scalars == 0 ? Working.none() : Working.fixed(SCALAR_BYTES * scalars);
         List<ChunkedArray> results = new ArrayList<>(metaOutputs.length);
         for (int outputIndex = 0; outputIndex < metaOutputs.length; outputIndex++) {
             String label = metaOutputs.length == 1 ? ufunc.name() : ufunc.name() + "-" + outputIndex;
             Blockwise.Builder builder = Blockwise.of(label, new UfuncBlock(ufunc, outputIndex), output)
-                    .meta(Metas.metaFromArray(metaOutputs[outputIndex], ndim, metaOutputs[outputIndex].dtype()));
+                    .meta(Metas.metaFromArray(metaOutputs[outputIndex], ndim, metaOutputs[outputIndex].dtype())).working(working);
             for (Object argument : arguments) {
                 if (argument instanceof ChunkedArray array) {
                     builder.input(array, output.substring(ndim - array.ndim()));

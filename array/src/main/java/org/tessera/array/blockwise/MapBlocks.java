@@ -15,10 +15,12 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.memory.Footprint;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 
@@ -83,6 +85,7 @@ public final class MapBlocks {
         private long[][] declaredChunks;
         private DType dtype;
         private NDArray meta;
+        private Working working;
 
         private Builder(BlockMapper plainFunction, PositionedBlockMapper positionedFunction, ChunkedArray... arrays) {
             if (arrays.length == 0) {
@@ -144,6 +147,18 @@ public final class MapBlocks {
             return this;
         }
 
+        /**
+         * What the function allocates besides the block it returns, as a function of that block's
+         * bytes (see {@link Working}): {@code Working.none()} for a function that only makes its
+         * result. Blocks joined along a dropped axis are counted on top of it. The library cannot
+         * know what a function allocates, so without this the layer is left undeclared and a
+         * memory plan names it.
+         */
+        public Builder working(Working declared) {
+            this.working = declared;
+            return this;
+        }
+
         /** Values that tell this map apart from another with the same function (its parameters). */
         public Builder token(Object... parts) {
             tokenParts.addAll(List.of(parts));
@@ -168,7 +183,7 @@ public final class MapBlocks {
             NDArray outputMeta = outputMeta(outputLetters.length(), outputChunks);
             MappedBlock function = new MappedBlock(label, plainFunction, positionedFunction, arrays.size(), outputLetters.length());
             Blockwise.Builder blockwise = Blockwise.of(label, function, outputLetters).meta(outputMeta).concatenate(true)
-                    .token(tokenParts, Arrays.toString(droppedAxes), outputChunks);
+                    .token(tokenParts, Arrays.toString(droppedAxes), outputChunks).working(working);
             for (ChunkedArray array : arrays) {
                 blockwise.input(array, inputLetters.substring(inputNdim - array.ndim()));
             }
@@ -301,7 +316,8 @@ public final class MapBlocks {
             String name = Tokens.name("block-info", outputLetters, outputChunks, Chunks.of(lengths));
             BlockwiseLayer layer = new BlockwiseLayer(name, outputLetters, new BlockPosition(outputChunks),
                     List.of(BlockwiseArgument.blockIndex(outputLetters)), blockCounts, null);
-            HighLevelGraph graph = HighLevelGraph.empty().with(layer, Set.of());
+            // Its tasks make a small BlockInfo each, not an array of the block's shape.
+            HighLevelGraph graph = HighLevelGraph.empty().with(layer, Set.of()).withFootprint(name, Footprint.uniform(BLOCK_INFO_BYTES, 0));
             return new ChunkedArray(graph, name, Chunks.of(lengths), ChunkedArray.metaOf(DType.INT64, lengths.length));
         }
 
@@ -315,6 +331,9 @@ public final class MapBlocks {
             return copy;
         }
     }
+
+    /** What a task of the block-info layer holds: a BlockInfo, five arrays of one number per axis (a generous bound). */
+    private static final long BLOCK_INFO_BYTES = 256;
 
     /** The output block's {@link BlockInfo} from its block index. */
     record BlockPosition(Chunks outputChunks) implements TaskFunction {

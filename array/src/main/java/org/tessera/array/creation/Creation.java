@@ -5,9 +5,12 @@ import java.util.SplittableRandom;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.RegionSource;
 import org.tessera.array.Tokens;
+import org.tessera.array.blockwise.Workings;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Working;
+import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
@@ -23,11 +26,47 @@ public final class Creation {
     private Creation() {
     }
 
-    /** An array over a source; each block reads its region (a view for an in-memory NDArray). */
+    /**
+     * An array over a source; each block reads its region (a view for an in-memory NDArray). A
+     * source the library does not know is taken to decode at most a block's worth besides each
+     * block; a reader that knows better says so with {@link #fromSource(RegionSource, ChunkSpec, Working)}
+     * or {@link #fromStoredChunks}.
+     */
     public static ChunkedArray fromSource(RegionSource source, ChunkSpec spec) {
+        if (source instanceof RegionSource.ArraySource) {
+            // Views of an array in memory: nothing is read from a store, nothing allocated.
+            Chunks chunks = ChunkNormalization.normalize(spec, source.shape(), source.dtype());
+            return CreationLayer.create(Tokens.name("array", source.identity(), chunks), chunks, ChunkedArray.metaOf(source.dtype(), chunks.ndim()), "read",
+                    new SourceBlocks(source), Working.none());
+        }
+        return fromSource(source, spec, Working.ofResult(1));
+    }
+
+    /**
+     * An array over a source whose reads allocate {@code working} besides each block (see
+     * {@link Working}): {@code Working.none()} for a source that reads straight into the block.
+     */
+    public static ChunkedArray fromSource(RegionSource source, ChunkSpec spec, Working working) {
         Chunks chunks = ChunkNormalization.normalize(spec, source.shape(), source.dtype());
         String name = Tokens.name("array", source.identity(), chunks);
-        return CreationLayer.create(name, chunks, ChunkedArray.metaOf(source.dtype(), chunks.ndim()), "read", new SourceBlocks(source));
+        return CreationLayer.createReading(name, chunks, ChunkedArray.metaOf(source.dtype(), chunks.ndim()), "read", new SourceBlocks(source), working);
+    }
+
+    /**
+     * An array over a source kept in stored chunks of {@code chunkShape} (a Zarr array, a chunked
+     * HDF5 dataset), each of which a read decodes whole: each block's read costs the chunks it
+     * overlaps (see {@link StoredChunks}).
+     */
+    public static ChunkedArray fromStoredChunks(RegionSource source, ChunkSpec spec, long[] chunkShape) {
+        return fromStoredChunks(source, spec, chunkShape, 1);
+    }
+
+    /** As {@link #fromStoredChunks(RegionSource, ChunkSpec, long[])} where decoding a chunk makes {@code copies} arrays of its size. */
+    public static ChunkedArray fromStoredChunks(RegionSource source, ChunkSpec spec, long[] chunkShape, int copies) {
+        Chunks chunks = ChunkNormalization.normalize(spec, source.shape(), source.dtype());
+        String name = Tokens.name("array", source.identity(), chunks);
+        return CreationLayer.createReading(name, chunks, ChunkedArray.metaOf(source.dtype(), chunks.ndim()), "read", new SourceBlocks(source),
+                StoredChunks.reading(chunks, chunkShape, source.dtype().byteSize(), copies));
     }
 
     /** {@link #fromSource(RegionSource, ChunkSpec)} in the array family of {@code like} (see {@link LikeArrays}). */
@@ -132,7 +171,7 @@ public final class Creation {
         // Raw bits, so that -0.0 still fills (a float block of zeros holds +0.0).
         boolean zero = Double.doubleToRawLongBits(value) == 0;
         return CreationLayer.create(Tokens.name(label, value, dtype.numpyName(), chunks), chunks, ChunkedArray.metaOf(dtype, chunks.ndim()), label,
-                (index, blockShape, start) -> zero ? NDArray.zeros(dtype, blockShape) : NDArrays.full(dtype, value, blockShape));
+                (index, blockShape, start) -> zero ? NDArray.zeros(dtype, blockShape) : NDArrays.full(dtype, value, blockShape), Working.none());
     }
 
     /**
@@ -156,8 +195,10 @@ public final class Creation {
         long length = Math.max(0, (long) Math.ceil((stop - start) / step));
         long[] shape = {length};
         Chunks chunks = ChunkNormalization.normalize(spec, shape, dtype);
+        // positions() makes four float64 or int64 arrays of the block's length, then the cast to dtype is the block.
+        Working positions = Workings.plus(Working.ofResult(4.0 * Long.BYTES / Math.max(1, dtype.byteSize())), Working.fixed(POSITIONS_SCALAR_BYTES));
         return CreationLayer.create(Tokens.name("arange", start, stop, step, dtype.numpyName(), chunks), chunks, ChunkedArray.metaOf(dtype, 1), "arange",
-                (index, blockShape, blockStart) -> positions(blockStart[0], blockShape[0], start, step).astype(dtype));
+                (index, blockShape, blockStart) -> positions(blockStart[0], blockShape[0], start, step).astype(dtype), positions);
     }
 
     public static ChunkedArray arange(double start, double stop, double step, DType dtype, ChunkSpec spec, Object like) {
@@ -183,8 +224,11 @@ public final class Creation {
                         values.setDouble(stop, blockShape[0] - 1);
                     }
                     return values;
-                });
+                }, Workings.plus(Working.ofResult(3), Working.fixed(POSITIONS_SCALAR_BYTES)));
     }
+
+    /** The 0-d arrays that the step and start of {@link #positions} become in the ufunc calls. */
+    private static final long POSITIONS_SCALAR_BYTES = 2L * Double.BYTES;
 
     /** {@code start + (first + i) * step} for i below {@code length}, computed as NumPy computes it. */
     private static NDArray positions(long first, long length, double start, double step) {
@@ -210,14 +254,27 @@ public final class Creation {
                         }
                     }
                     return block;
-                });
+                }, Working.none());
     }
 
-    /** Blocks computed by {@code maker} from their index, shape and start. */
+    /**
+     * Blocks computed by {@code maker} from their index, shape and start. What the maker allocates
+     * besides its block is unknown here, so a memory plan names the layer as undeclared; declare it
+     * with {@link #fromFunction(BlockMaker, long[], DType, ChunkSpec, String, Working)}.
+     */
     public static ChunkedArray fromFunction(BlockMaker maker, long[] shape, DType dtype, ChunkSpec spec, String label) {
+        return fromFunction(maker, shape, dtype, spec, label, (Working) null);
+    }
+
+    /**
+     * Blocks computed by {@code maker}, which allocates {@code working} besides each block it
+     * returns (see {@link Working}; {@code Working.none()} for a maker that allocates only its block).
+     */
+    public static ChunkedArray fromFunction(BlockMaker maker, long[] shape, DType dtype, ChunkSpec spec, String label, Working working) {
         Chunks chunks = ChunkNormalization.normalize(spec, requireDimensions(label, shape), dtype);
-        return CreationLayer.create(Tokens.name(label, maker.getClass().getName(), shape, dtype.numpyName(), chunks), chunks,
-                ChunkedArray.metaOf(dtype, shape.length), label, maker);
+        String name = Tokens.name(label, maker.getClass().getName(), shape, dtype.numpyName(), chunks);
+        AnyArray<?> meta = ChunkedArray.metaOf(dtype, shape.length);
+        return working == null ? CreationLayer.create(name, chunks, meta, label, maker) : CreationLayer.create(name, chunks, meta, label, maker, working);
     }
 
     public static ChunkedArray fromFunction(BlockMaker maker, long[] shape, DType dtype, ChunkSpec spec, String label, Object like) {
@@ -246,7 +303,7 @@ public final class Creation {
                                 segment.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, offset + element * 8, generator.nextGaussian());
                             }
                             return block;
-                        });
+                        }, Working.none());
     }
 
     /** Uniform blocks: the generator is counter-based, so any box of a block is made on its own. */
@@ -297,7 +354,7 @@ public final class Creation {
                         block.segment().set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, block.byteOffset() + element * 8, generator.nextLong(low, high));
                     }
                     return block;
-                });
+                }, Working.none());
     }
 
     private static SplittableRandom blockGenerator(long seed, int[] index, int[] counts) {

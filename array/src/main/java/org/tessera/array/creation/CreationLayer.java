@@ -9,6 +9,8 @@ import java.util.Set;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferring;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
@@ -28,14 +30,37 @@ public final class CreationLayer {
     /** Block axes are named with letters from this string (Dask uses the same idea). */
     public static final String AXIS_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
+    /**
+     * An array whose blocks {@code maker} makes, with no declaration of what it allocates besides
+     * them: a memory plan names the layer as undeclared. Operations declare with
+     * {@link #create(String, Chunks, AnyArray, String, BlockMaker, Working)}.
+     */
     public static ChunkedArray create(String name, Chunks chunks, AnyArray<?> meta, String label, BlockMaker maker) {
+        return create(name, chunks, meta, label, maker, null, false);
+    }
+
+    /** An array whose blocks {@code maker} makes, allocating {@code working} besides each block (see {@link Working}). */
+    public static ChunkedArray create(String name, Chunks chunks, AnyArray<?> meta, String label, BlockMaker maker, Working working) {
+        return create(name, chunks, meta, label, maker, working, false);
+    }
+
+    /** As {@link #create(String, Chunks, AnyArray, String, BlockMaker, Working)} for blocks read from a store (a plan counts the bytes read). */
+    public static ChunkedArray createReading(String name, Chunks chunks, AnyArray<?> meta, String label, BlockMaker maker, Working working) {
+        return create(name, chunks, meta, label, maker, java.util.Objects.requireNonNull(working, "working"), true);
+    }
+
+    private static ChunkedArray create(String name, Chunks chunks, AnyArray<?> meta, String label, BlockMaker maker, Working working, boolean reads) {
         String letters = AXIS_LETTERS.substring(0, chunks.ndim());
         Map<Character, Integer> counts = new HashMap<>();
         for (int axis = 0; axis < chunks.ndim(); axis++) {
             counts.put(letters.charAt(axis), chunks.blockCount(axis));
         }
         BlockwiseLayer layer = new BlockwiseLayer(name, letters, new MakeBlock(label, chunks, maker), List.of(BlockwiseArgument.blockIndex(letters)), counts, null);
-        return new ChunkedArray(HighLevelGraph.empty().with(layer, Set.of()), name, chunks, meta);
+        HighLevelGraph graph = HighLevelGraph.empty().with(layer, Set.of());
+        if (working != null) {
+            graph = reads ? Footprints.declareReading(graph, name, working) : Footprints.declare(graph, name, working);
+        }
+        return new ChunkedArray(graph, name, chunks, meta);
     }
 
     /**

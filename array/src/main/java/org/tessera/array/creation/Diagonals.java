@@ -10,9 +10,12 @@ import java.util.Set;
 import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
+import org.tessera.array.blockwise.Workings;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -42,6 +45,9 @@ import org.tessera.ndarray.index.Index;
 public final class Diagonals {
     private Diagonals() {
     }
+
+    /** The int64 arrays of a block's length that putting a vector on a block's diagonal makes: positions, and the assignment's index arrays. */
+    private static final long DIAGONAL_INDEX_ARRAYS = 4;
 
     /** {@link #diag(ChunkedArray, long)} with {@code k = 0}. */
     public static ChunkedArray diag(ChunkedArray array) {
@@ -95,6 +101,9 @@ public final class Diagonals {
             }
         }
         HighLevelGraph graph = HighLevelGraph.merge(vector.graph()).with(new MaterializedLayer(name, tasks), Set.of(vector.name()));
+        // A block on the diagonal makes int64 positions of its length and the index arrays of the assignment; zero blocks nothing.
+        long[] positionBytes = Arrays.stream(rowLengths).map(rows -> DIAGONAL_INDEX_ARRAYS * rows * Long.BYTES).toArray();
+        graph = Footprints.declare(graph, name, Workings.alongAxis(0, positionBytes));
         return new ChunkedArray(graph, name, Chunks.of(rowLengths, columnLengths), ChunkedArray.metaOf(dtype, 2));
     }
 
@@ -108,7 +117,7 @@ public final class Diagonals {
         DType dtype = matrix.dtype();
         if (length == 0) {
             Map<Key, Task> empty = Map.of(Key.of(name, 0), Task.call(new ZeroBlock(dtype), Task.literal(new long[] {0})));
-            HighLevelGraph graph = HighLevelGraph.empty().with(new MaterializedLayer(name, empty), Set.of());
+            HighLevelGraph graph = Footprints.declare(HighLevelGraph.empty().with(new MaterializedLayer(name, empty), Set.of()), name, Working.none());
             return new ChunkedArray(graph, name, Chunks.of(new long[] {0}), ChunkedArray.metaOf(dtype, 1));
         }
         long[] rowOffsets = matrix.chunks().offsets(0);
@@ -136,6 +145,8 @@ public final class Diagonals {
         }
         long[] lengths = pieceLengths.stream().mapToLong(Long::longValue).toArray();
         HighLevelGraph graph = HighLevelGraph.merge(matrix.graph()).with(new MaterializedLayer(name, tasks), Set.of(matrix.name()));
+        // A piece is a copy of a diagonal view of one block: the copy is the result.
+        graph = Footprints.declare(graph, name, Working.none());
         return new ChunkedArray(graph, name, Chunks.of(lengths), ChunkedArray.metaOf(dtype, 1));
     }
 
@@ -156,7 +167,7 @@ public final class Diagonals {
         // Any k beyond the array's corners draws the same picture; clamping keeps the sums below from overflowing.
         long boundedK = Math.clamp(k, -rows - 1, columns + 1);
         return CreationLayer.create(Tokens.name("tri", rows, columns, boundedK, dtype.numpyName(), chunks), chunks, ChunkedArray.metaOf(dtype, 2), "tri",
-                (index, blockShape, start) -> triangleBlock(dtype, boundedK, blockShape, start));
+                (index, blockShape, start) -> triangleBlock(dtype, boundedK, blockShape, start), Working.none());
     }
 
     public static ChunkedArray tri(long rows, long columns, long k, DType dtype, ChunkSpec spec, Object like) {

@@ -12,9 +12,12 @@ import java.util.Set;
 import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
+import org.tessera.array.blockwise.Workings;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
@@ -47,8 +50,13 @@ public final class Grids {
             lengths[axis + 1] = gridChunks.axis(axis);
         }
         Chunks chunks = Chunks.of(lengths);
+        // A block makes one int64 line of positions per grid axis, as long as the block along that axis.
+        long[][] lineBytes = new long[lengths.length][];
+        for (int axis = 1; axis < lengths.length; axis++) {
+            lineBytes[axis] = Arrays.stream(lengths[axis]).map(length -> length * Long.BYTES).toArray();
+        }
         return CreationLayer.create(Tokens.name("indices", grid, dtype.numpyName(), chunks), chunks, ChunkedArray.metaOf(dtype, grid.length + 1),
-                "indices", (index, blockShape, start) -> positionsBlock(dtype, blockShape, start));
+                "indices", (index, blockShape, start) -> positionsBlock(dtype, blockShape, start), Workings.alongAxes(lineBytes));
     }
 
     public static ChunkedArray indices(long[] dimensions, DType dtype, ChunkSpec spec, Object like) {
@@ -122,7 +130,9 @@ public final class Grids {
             String name = Tokens.name("meshgrid", token, position);
             GridBlock function = new GridBlock(position, vectorOfAxis);
             BlockwiseLayer layer = new BlockwiseLayer(name, outputLetters.toString(), function, arguments, blockCounts, null);
-            grids.add(new ChunkedArray(inputs.with(layer, dependencies), name, chunks, ChunkedArray.metaOf(vectors[position].dtype(), count)));
+            // A block is a copy of a broadcast view of the vector's block: the copy is the result.
+            HighLevelGraph graph = Footprints.declare(inputs.with(layer, dependencies), name, Working.none());
+            grids.add(new ChunkedArray(graph, name, chunks, ChunkedArray.metaOf(vectors[position].dtype(), count)));
         }
         return grids;
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
+import org.tessera.array.plan.Working;
 import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.ArrayFamilies;
 import org.tessera.ndarray.ArrayNamespace;
@@ -59,8 +60,11 @@ public final class LikeArrays {
             return result;
         }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, result.ndim());
+        // A conversion makes the block anew in the other family, and may first gather what it keeps (a sparse
+        // block's coordinates: one int64 per axis for each element kept) in arrays as large again.
+        Working conversion = Working.ofResult(2.0 * (1 + (double) result.ndim() * Long.BYTES / Math.max(1, result.dtype().byteSize())));
         return Blockwise.of("as-" + family.family(), new ConvertBlock(family.family()), letters).input(result, letters)
-                .meta(family.meta(result.dtype(), result.ndim())).token(family.family()).build();
+                .meta(family.meta(result.dtype(), result.ndim())).token(family.family()).working(conversion).build();
     }
 
     /** A block converted into a family, found again by name where the task runs (namespaces need not be serialisable). */

@@ -14,6 +14,7 @@ import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.BlockMaker;
 import org.tessera.array.creation.Creation;
 import org.tessera.array.join.ChunkedJoining;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.shape.AxisOrder;
 import org.tessera.array.shape.Dimensions;
@@ -106,8 +107,9 @@ final class AxisTransform {
         if (x.chunks().blockCount(ax) == 1) {
             long[][] chunks = lengths(x.chunks());
             chunks[ax] = new long[] {outLength};
+            // The NDArray transform: its result, and a copy of the block's size (cast to complex, or lines gathered along the axis).
             return MapBlocks.of(new NumpyBlock(kind, n, ax, scaling), x).chunks(chunks).dtype(resultType).label(label(kind))
-                    .token(kind.name(), String.valueOf(n), ax, scaling.name()).build();
+                    .token(kind.name(), String.valueOf(n), ax, scaling.name()).working(Working.ofResult(1)).build();
         }
         DType workType = resultType.isComplex() ? resultType : resultType == DType.FLOAT64 ? DType.COMPLEX128 : DType.COMPLEX64;
         DType scaleType = Fft.realResultType(x.dtype());
@@ -131,13 +133,14 @@ final class AxisTransform {
                 long tail = transformed - half;
                 if (tail > 0) {
                     ChunkedArray mirrored = Reordering.flip(slice(head, ax, 1, 1 + tail), ax);
-                    full = ChunkedJoining.concatenate(List.of(head, MapBlocks.of(new Conjugate(), mirrored).dtype(workType).label("conj").build()), ax);
+                    full = ChunkedJoining.concatenate(List.of(head, MapBlocks.of(new Conjugate(), mirrored).dtype(workType).label("conj").working(Working.none()).build()), ax);
                 }
                 long[][] target = lengths(full.chunks());
                 target[ax] = Chunks.regularAxis(transformed, largest(x.chunks().axis(ax)));
                 full = engine.rechunk(full, Chunks.of(target));
                 ChunkedArray spectrum = engine.top(full, ax, false, scaling.scale(transformed, false, scaleType));
-                yield MapBlocks.of(new RealPart(resultType), spectrum).dtype(resultType).label("real").token(resultType.numpyName()).build();
+                yield MapBlocks.of(new RealPart(resultType), spectrum).dtype(resultType).label("real").token(resultType.numpyName())
+                    .working(Working.none()).build();
             }
         };
     }
@@ -210,8 +213,9 @@ final class AxisTransform {
         ChunkedArray chirped = chirpStep(y, axis, length, forward, 1.0);
         ChunkedArray a = any(resize(chirped, axis, padded), axis, true, 1.0, false, depth + 1);
         long[] axisBlocks = a.chunks().axis(axis);
+        // The kernel is made in complex128, then cast where the transform works in complex64 (twice the result's bytes).
         ChunkedArray kernel = Creation.fromFunction(new ChirpKernel(length, padded, forward, work), new long[] {padded}, work,
-                ChunkSpec.explicit(axisBlocks), "fft-chirp-kernel");
+                ChunkSpec.explicit(axisBlocks), "fft-chirp-kernel", work == DType.COMPLEX128 ? Working.none() : Working.ofResult(2));
         ChunkedArray kernelSpectrum = rechunk(any(kernel, 0, true, 1.0, false, depth + 1), Chunks.of(axisBlocks));
         int trailing = y.ndim() - 1 - axis;
         if (trailing > 0) {
@@ -336,13 +340,14 @@ final class AxisTransform {
     // ------------------------------------------------------------------ layers
 
     private ChunkedArray lineStep(ChunkedArray v, int axis, boolean forward, double scale, Twiddle twiddle) {
+        // The lines' transform, and a copy of its size where the result must be made writable (scaled, twiddled) or lines gathered.
         return MapBlocks.withBlockInfo(new LineStep(axis, forward, scale, twiddle), v).dtype(work).label(forward ? "fft-lines" : "ifft-lines")
-                .token(axis, forward, scale, twiddle == null ? "none" : twiddle.toString()).build();
+                .token(axis, forward, scale, twiddle == null ? "none" : twiddle.toString()).working(Working.ofResult(1)).build();
     }
 
     private ChunkedArray chirpStep(ChunkedArray v, int axis, long length, boolean forward, double scale) {
         return MapBlocks.withBlockInfo(new ChirpStep(axis, length, forward, scale), v).dtype(work).label("fft-chirp")
-                .token(axis, length, forward, scale).build();
+                .token(axis, length, forward, scale).working(Working.none()).build();
     }
 
     /** Axis {@code axis} of length n1 n2 in blocks of whole rows of n2, as the two axes (n1, n2). */
@@ -359,8 +364,9 @@ final class AxisTransform {
                 target[position] = source[from++];
             }
         }
+        // A view of the block, or its copy where it is not contiguous: the result either way.
         return MapBlocks.of(new SplitAxis(axis, n2), v).newAxis(axis + 1).chunks(target).dtype(work).label("fft-split")
-                .token(axis, n1, n2).build();
+                .token(axis, n1, n2).working(Working.none()).build();
     }
 
     /** Axes (k2, k1), k1 whole in every block, as one axis of k2 n1 + k1. */
@@ -376,7 +382,7 @@ final class AxisTransform {
             }
         }
         return MapBlocks.of(new MergeAxes(axis), v).dropAxis(axis + 1).chunks(target).dtype(work).label("fft-merge")
-                .token(axis, n1, n2).build();
+                .token(axis, n1, n2).working(Working.none()).build();
     }
 
     private ChunkedArray rechunk(ChunkedArray array, Chunks target) {

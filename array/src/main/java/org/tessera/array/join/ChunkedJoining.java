@@ -19,6 +19,8 @@ import org.tessera.array.blockwise.ChunkUnification;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.chunks.UnknownChunksException;
 import org.tessera.array.creation.LikeArrays;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.reshape.Reshape;
 import org.tessera.graph.Key;
@@ -265,7 +267,9 @@ public final class ChunkedJoining {
         HighLevelGraph graph = HighLevelGraph.merge(inputs.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
         Set<String> dependencies = new LinkedHashSet<>();
         inputs.forEach(input -> dependencies.add(input.name()));
-        return new ChunkedArray(graph.with(layer, dependencies), layer.name(), chunks, Metas.common(inputs, chunks.ndim(), inputs.getFirst().dtype()));
+        // Every block is an input block (concatenate) or a view of one with a new axis (stack): nothing is allocated.
+        graph = Footprints.declare(graph.with(layer, dependencies), layer.name(), Working.none());
+        return new ChunkedArray(graph, layer.name(), chunks, Metas.common(inputs, chunks.ndim(), inputs.getFirst().dtype()));
     }
 
     /**

@@ -205,6 +205,7 @@ public final class ChunkedProducts {
         ChunkedArray flatA = Reshape.ravel(a);
         ChunkedArray flatB = Reshape.ravel(b);
         return Blockwise.of("outer", new OuterBlocks(), "ij").input(flatA, "i").input(flatB, "j")
+                .working(Contraction.OperandBlocks.of(List.of(flatA, flatB), List.of("i", "j"), "ij", 0))
                 .meta(ChunkedArray.metaOf(Promotion.resultType(a.dtype(), b.dtype()), 2)).build();
     }
 

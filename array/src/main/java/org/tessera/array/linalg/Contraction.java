@@ -11,9 +11,11 @@ import org.tessera.array.Metas;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.blockwise.ChunkUnification;
+import org.tessera.array.plan.Working;
 import org.tessera.array.reduction.ReductionKind;
 import org.tessera.array.reduction.TreeReduction;
 import org.tessera.array.reshape.Reshape;
+import org.tessera.graph.Key;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.Reduction;
 import org.tessera.ndarray.dtype.Casting;
@@ -63,6 +65,7 @@ public final class Contraction {
             Arrays.fill(ones, 1);
             product.adjustChunks(letter, ones);
         }
+        product.working(OperandBlocks.of(operands, indices, partialLetters, blockProduct instanceof ChunkedProducts.EinsumBlocks ? 1 : 0));
         ChunkedArray partials = product.meta(Metas.common(operands, partialLetters.length(), dtype)).build();
         if (contracted.isEmpty()) {
             return partials;
@@ -107,6 +110,66 @@ public final class Contraction {
         return ChunkUnification.common(candidates).length;
     }
 
+    /**
+     * The working memory of a block product: the BLAS path copies each heap operand, and its
+     * result, into native scratch memory (pooled, so made when no idle one is large enough), and an
+     * operand of another dtype is cast first; an einsum may also make an intermediate of the
+     * result's size ({@code extraResults}). Each operand's block is the one at the task's key: its
+     * letters are all letters of the task's output (the contracted ones as trailing unit axes).
+     *
+     * @param positions per operand, per axis, the position of its letter among the output's letters (-1 where unification
+     *                  splits its blocks)
+     * @param lengths   per operand, per axis, its block lengths
+     * @param itemSizes per operand, its bytes per element, counted twice where it is cast to the result's dtype
+     */
+    record OperandBlocks(int[][] positions, long[][][] lengths, long[] itemSizes, int extraResults) implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        static OperandBlocks of(List<ChunkedArray> operands, List<String> indices, String outputLetters, int extraResults) {
+            int count = operands.size();
+            int[][] positions = new int[count][];
+            long[][][] lengths = new long[count][][];
+            long[] itemSizes = new long[count];
+            DType result = operands.getFirst().dtype();
+            for (ChunkedArray operand : operands) {
+                result = org.tessera.ndarray.dtype.Promotion.resultType(result, operand.dtype());
+            }
+            for (int operand = 0; operand < count; operand++) {
+                String letters = indices.get(operand);
+                ChunkedArray array = operands.get(operand);
+                positions[operand] = new int[letters.length()];
+                lengths[operand] = new long[letters.length()][];
+                for (int axis = 0; axis < letters.length(); axis++) {
+                    char letter = letters.charAt(axis);
+                    // Where unification splits the operand's blocks, its block at the key is not at the key's index: the largest stands for it.
+                    boolean unified = array.chunks().blockCount(axis) == blockCount(operands, indices, letter);
+                    positions[operand][axis] = unified ? outputLetters.indexOf(letter) : -1;
+                    lengths[operand][axis] = array.chunks().axis(axis);
+                }
+                itemSizes[operand] = array.dtype().byteSize() + (array.dtype() == result ? 0 : result.byteSize());
+            }
+            return new OperandBlocks(positions, lengths, itemSizes, extraResults);
+        }
+
+        @Override
+        public long bytes(Key key, long resultBytes) {
+            long bytes = resultBytes * (1L + extraResults);
+            for (int operand = 0; operand < positions.length; operand++) {
+                long elements = 1;
+                for (int axis = 0; axis < positions[operand].length; axis++) {
+                    long[] along = lengths[operand][axis];
+                    int position = positions[operand][axis];
+                    int block = position >= 0 && position < key.rank() ? Math.min(key.index(position), along.length - 1) : -1;
+                    long length = block >= 0 && along.length > 1 ? along[block] : Arrays.stream(along).max().orElse(0);
+                    elements *= Math.max(0, length);
+                }
+                bytes += elements * itemSizes[operand] * (1L + extraResults);
+            }
+            return bytes;
+        }
+    }
+
     /** The block product with a trailing axis of length 1 per contracted letter, where the tree reduction adds. */
     record WithUnitAxes(BlockFunction product, int count) implements BlockFunction {
         @Serial
@@ -140,6 +203,12 @@ public final class Contraction {
             return new NDArray[] {block};
         }
 
+        /** A block product is its own partial: nothing is made. */
+        @Override
+        public double chunkTimesPartial() {
+            return 0;
+        }
+
         @Override
         public NDArray[] combine(NDArray[] joined, int[] axes) {
             return new NDArray[] {Statistics.sum(joined[0], new Options(axes, dtype, true, null, null))};
@@ -165,6 +234,11 @@ public final class Contraction {
                 Ufuncs.ADD.apply(new Object[] {sum, partials.get(position)[0]}, new NDArray[] {sum}, null, Casting.SAME_KIND);
             }
             return new NDArray[] {sum};
+        }
+
+        @Override
+        public boolean combinesInOrder(long group, int reducedAxes) {
+            return reducedAxes == 1 && group < PAIRWISE_BLOCK && (dtype.isInexact() || dtype.isInteger());
         }
 
         /** Below this many elements NumPy's pairwise sum adds one after another. */

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
+import org.tessera.array.reduction.LayerMemory;
 import org.tessera.array.reduction.ChunkedStatistics;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
@@ -51,9 +52,16 @@ public final class LeastSquares {
         String token = Tokens.token("lstsq", qr.r().name(), projectedBlock.name());
         String name = "lstsq-" + token;
         Key key = Key.of(name, 0);
-        HighLevelGraph graph = TaskLayers.with(HighLevelGraph.merge(qr.r().graph(), projectedBlock.graph()), name,
-                Map.of(key, Task.call(SMALL_LSTSQ, qr.r().key(0, 0), projectedBlock.key(new int[b.ndim()]))), qr.r().name(), projectedBlock.name());
         long[] solutionShape = b.ndim() == 1 ? new long[] {n} : new long[] {n, b.shape(1)};
+        long columns = b.ndim() == 1 ? 1 : b.shape(1);
+        long singular = Math.min(a.shape(0), n);
+        long item = dtype.byteSize();
+        // x (n x columns), the rank and the singular values; R's SVD (on float64 copies: R, U, V^T) and the right-hand side solved against it.
+        HighLevelGraph graph = TaskLayers.with(HighLevelGraph.merge(qr.r().graph(), projectedBlock.graph()), name,
+                Map.of(key, Task.call(SMALL_LSTSQ, qr.r().key(0, 0), projectedBlock.key(new int[b.ndim()]))),
+                unused -> LayerMemory.arrayBytes(0, item, 3) + (n * columns + 1 + singular) * item,
+                unused -> 3 * TaskLayers.matrixBytes(n, n, DType.FLOAT64) + 2 * TaskLayers.matrixBytes(n, columns, DType.FLOAT64),
+                qr.r().name(), projectedBlock.name());
         ChunkedArray solution = TaskLayers.component(graph, key, 0, "lstsq-x-" + token, solutionShape, dtype);
         ChunkedArray rank = TaskLayers.component(graph, key, 1, "lstsq-rank-" + token, new long[0], DType.INT64);
         ChunkedArray singularValues = TaskLayers.component(graph, key, 2, "lstsq-s-" + token, new long[] {Math.min(a.shape(0), n)}, dtype);

@@ -5,6 +5,7 @@ import org.tessera.array.blockwise.MapBlocks;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
 import org.tessera.array.creation.Creation.Distribution;
+import org.tessera.array.plan.Working;
 
 /**
  * Dask's {@code svd_compressed}: the k leading singular triplets of any 2-D chunked matrix by a
@@ -62,11 +63,11 @@ public final class RandomizedSvd {
         long[] uRows = u.chunks().axis(0);
         int leading = k;
         ChunkedArray uLeading = MapBlocks.of(blocks -> blocks[0].slice(1, 0, 1, leading).copy(), u)
-                .label("compressed-svd-u").chunks(uRows, new long[] {k}).dtype(u.dtype()).token(k).build();
+                .label("compressed-svd-u").working(Working.none()).chunks(uRows, new long[] {k}).dtype(u.dtype()).token(k).build();
         ChunkedArray vtLeading = MapBlocks.of(blocks -> blocks[0].slice(0, 0, 1, leading).copy(), vt)
-                .label("compressed-svd-vt").chunks(new long[] {k}, vt.chunks().axis(1)).dtype(vt.dtype()).token(k).build();
+                .label("compressed-svd-vt").working(Working.none()).chunks(new long[] {k}, vt.chunks().axis(1)).dtype(vt.dtype()).token(k).build();
         ChunkedArray sLeading = MapBlocks.of(blocks -> blocks[0].slice(0, 0, 1, leading).copy(), small.singularValues())
-                .label("compressed-svd-s").chunks(new long[] {k}).dtype(small.singularValues().dtype()).token(k).build();
+                .label("compressed-svd-s").working(Working.none()).chunks(new long[] {k}).dtype(small.singularValues().dtype()).token(k).build();
         return new ChunkedSvd(uLeading, sLeading, vtLeading);
     }
 }

@@ -8,6 +8,8 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Working;
+import org.tessera.array.reduction.LayerMemory;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -76,7 +78,10 @@ public final class SquareLinearAlgebra {
         String token = Tokens.token("lu", single.name());
         String name = "lu-" + token;
         Key key = Key.of(name, 0);
-        HighLevelGraph graph = TaskLayers.with(single.graph(), name, Map.of(key, Task.call(LU, single.key(0, 0))), single.name());
+        long item = dtype.byteSize();
+        // P, L and U (n x n each), factored on a float64 copy of the matrix with its pivots.
+        HighLevelGraph graph = TaskLayers.with(single.graph(), name, Map.of(key, Task.call(LU, single.key(0, 0))),
+                unused -> LayerMemory.arrayBytes(n * n, item, 3), unused -> 2 * TaskLayers.matrixBytes(n, n, DType.FLOAT64), single.name());
         List<ChunkedArray> factors = new ArrayList<>();
         String[] labels = {"lu-p-", "lu-l-", "lu-u-"};
         for (int component = 0; component < 3; component++) {
@@ -107,13 +112,19 @@ public final class SquareLinearAlgebra {
         Key key = Key.of(name, new int[b.ndim()]);
         HighLevelGraph graph = HighLevelGraph.merge(singleA.graph(), singleB.graph());
         Map<Key, Task> tasks = Map.of(key, Task.call(SOLVE, singleA.key(0, 0), singleB.key(new int[b.ndim()])));
-        return TaskLayers.array(graph, name, tasks, singleB.chunks(), dtype, singleA.name(), singleB.name()).rechunk(b.chunks());
+        long n = a.shape(0);
+        // The matrix's LU on a float64 copy with its pivots, and the right-hand side copied to be solved in place.
+        Working solving = (unused, resultBytes) -> 2 * TaskLayers.matrixBytes(n, n, DType.FLOAT64) + 2 * resultBytes;
+        return TaskLayers.array(graph, name, tasks, singleB.chunks(), dtype, solving, singleA.name(), singleB.name()).rechunk(b.chunks());
     }
 
     private static ChunkedArray unary(ChunkedArray single, TaskFunction function, String label) {
         String name = Tokens.name(label, single.name());
         Map<Key, Task> tasks = Map.of(Key.of(name, 0, 0), Task.call(function, single.key(0, 0)));
-        return TaskLayers.array(single.graph(), name, tasks, single.chunks(), TaskLayers.resultType(single.dtype()), single.name());
+        DType dtype = TaskLayers.resultType(single.dtype());
+        // The decomposition works on a float64 copy of the matrix (an inverse also on the LU it solves against): two float64 matrices.
+        Working working = Working.ofResult(2.0 * Long.BYTES / dtype.byteSize());
+        return TaskLayers.array(single.graph(), name, tasks, single.chunks(), dtype, working, single.name());
     }
 
     static ChunkedArray requireSquare(ChunkedArray a, String operation) {

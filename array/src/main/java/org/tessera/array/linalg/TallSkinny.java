@@ -8,6 +8,8 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Working;
+import org.tessera.array.reduction.LayerMemory;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -90,16 +92,30 @@ public final class TallSkinny {
             stackedRows += Math.min(rowLengths[block], n);
         }
         long k = Math.min(stackedRows, n);
-        HighLevelGraph graph = TaskLayers.with(a.graph(), blockName, blockTasks, a.name());
+        long item = dtype.byteSize();
+        long total = stackedRows;
+        // Each block's Q_i (rows x k_i) and R_i (k_i x n), k_i = min(rows, n); the factorisation works on a float64 copy of the block.
+        HighLevelGraph graph = TaskLayers.with(a.graph(), blockName, blockTasks,
+                key -> blockQrBytes(rowLengths[key.index(0)], n, item),
+                key -> TaskLayers.matrixBytes(rowLengths[key.index(0)], n, DType.FLOAT64), a.name());
         Key stackedKey = Key.of(stackedName, 0);
-        graph = TaskLayers.with(graph, stackedName, Map.of(stackedKey, Task.call(STACKED_QR, blockRefs)), blockName);
+        // The stacked Rs joined (stackedRows x n), factored on a float64 copy: Q' (stackedRows x k) and R (k x n).
+        graph = TaskLayers.with(graph, stackedName, Map.of(stackedKey, Task.call(STACKED_QR, blockRefs)),
+                key -> LayerMemory.arrayBytes(0, item, 2) + TaskLayers.matrixBytes(total, k, dtype) + TaskLayers.matrixBytes(k, n, dtype),
+                key -> TaskLayers.matrixBytes(total, n, dtype) + TaskLayers.matrixBytes(total, n, DType.FLOAT64), blockName);
 
         String qName = "tsqr-q-" + token;
         Map<Key, Task> qTasks = TaskLayers.tasks();
         for (int block = 0; block < rowLengths.length; block++) {
             qTasks.put(Key.of(qName, block, 0), Task.call(MULTIPLY_BACK, Key.of(blockName, block), stackedKey, starts[block]));
         }
-        ChunkedArray q = TaskLayers.array(graph, qName, qTasks, Chunks.of(rowLengths, new long[] {k}), dtype, blockName, stackedName);
+        // Q_i times its rows of Q': the product's operands and result copied to BLAS scratch memory.
+        Working multiplyBack = (key, resultBytes) -> {
+            long rows = rowLengths[Math.min(key.index(0), rowLengths.length - 1)];
+            long ki = Math.min(rows, n);
+            return TaskLayers.matrixBytes(rows, ki, dtype) + TaskLayers.matrixBytes(ki, k, dtype) + resultBytes;
+        };
+        ChunkedArray q = TaskLayers.array(graph, qName, qTasks, Chunks.of(rowLengths, new long[] {k}), dtype, multiplyBack, blockName, stackedName);
         ChunkedArray r = TaskLayers.component(graph, stackedKey, 1, "tsqr-r-" + token, new long[] {k, n}, dtype);
         return new ChunkedQr(q, r);
     }
@@ -118,17 +134,30 @@ public final class TallSkinny {
         String smallName = "tsqr-small-svd-" + token;
         Key smallKey = Key.of(smallName, 0);
         HighLevelGraph graph = HighLevelGraph.merge(qr.q().graph(), qr.r().graph());
-        graph = TaskLayers.with(graph, smallName, Map.of(smallKey, Task.call(SMALL_SVD, qr.r().key(0, 0))), qr.r().name());
+        // U_R (k x rank), S (rank) and V^T (rank x n) of R, decomposed on float64 copies of R.
+        graph = TaskLayers.with(graph, smallName, Map.of(smallKey, Task.call(SMALL_SVD, qr.r().key(0, 0))),
+                key -> LayerMemory.arrayBytes(0, 1, 3) + TaskLayers.matrixBytes(k, rank, dtype) + TaskLayers.matrixBytes(rank, 1, dtype)
+                        + TaskLayers.matrixBytes(rank, n, dtype),
+                key -> 2 * TaskLayers.matrixBytes(k, n, DType.FLOAT64) + TaskLayers.matrixBytes(n, n, DType.FLOAT64), qr.r().name());
         String uName = "tsqr-u-" + token;
         Map<Key, Task> uTasks = TaskLayers.tasks();
         long[] rowLengths = qr.q().chunks().axis(0);
         for (int block = 0; block < rowLengths.length; block++) {
             uTasks.put(Key.of(uName, block, 0), Task.call(TIMES_FIRST_COMPONENT, qr.q().key(block, 0), smallKey));
         }
-        ChunkedArray u = TaskLayers.array(graph, uName, uTasks, Chunks.of(rowLengths, new long[] {rank}), dtype, qr.q().name(), smallName);
+        // Q's block times U_R: the product's operands and result copied to BLAS scratch memory.
+        Working timesU = (key, resultBytes) -> TaskLayers.matrixBytes(rowLengths[Math.min(key.index(0), rowLengths.length - 1)], k, dtype)
+                + TaskLayers.matrixBytes(k, rank, dtype) + resultBytes;
+        ChunkedArray u = TaskLayers.array(graph, uName, uTasks, Chunks.of(rowLengths, new long[] {rank}), dtype, timesU, qr.q().name(), smallName);
         ChunkedArray s = TaskLayers.component(graph, smallKey, 1, "tsqr-s-" + token, new long[] {rank}, dtype);
         ChunkedArray vt = TaskLayers.component(graph, smallKey, 2, "tsqr-vt-" + token, new long[] {rank, n}, dtype);
         return new ChunkedSvd(u, s, vt);
+    }
+
+    /** What a block's QR returns: Q_i (rows x k_i) and R_i (k_i x n), k_i = min(rows, n), as the scheduler counts them. */
+    private static long blockQrBytes(long rows, long n, long item) {
+        long ki = Math.min(rows, n);
+        return LayerMemory.arrayBytes(0, item, 2) + (rows * ki + ki * n) * item;
     }
 
     static void requireTallSkinny(ChunkedArray a, String operation) {

@@ -6,6 +6,9 @@ import java.util.Set;
 
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
+import org.tessera.array.reduction.LayerMemory;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -27,24 +30,36 @@ final class TaskLayers {
     private TaskLayers() {
     }
 
-    /** A graph extended by one layer of the given tasks, depending on the named layers. */
-    static HighLevelGraph with(HighLevelGraph graph, String name, Map<Key, Task> tasks, String... dependencies) {
-        return graph.with(new MaterializedLayer(name, tasks), Set.of(dependencies));
+    /**
+     * A graph extended by one internal layer of the given tasks, depending on the named layers: each
+     * task returns {@code result} bytes, as the scheduler counts them ({@link LayerMemory#arrayBytes}),
+     * and allocates {@code working} besides.
+     */
+    static HighLevelGraph with(HighLevelGraph graph, String name, Map<Key, Task> tasks, LayerMemory.Bytes result, LayerMemory.Bytes working,
+                               String... dependencies) {
+        return LayerMemory.tasks(graph.with(new MaterializedLayer(name, tasks), Set.of(dependencies)), name, result, working);
     }
 
-    /** An array whose blocks are the given tasks of a new layer. */
-    static ChunkedArray array(HighLevelGraph graph, String name, Map<Key, Task> tasks, Chunks chunks, DType dtype, String... dependencies) {
-        return new ChunkedArray(with(graph, name, tasks, dependencies), name, chunks, dtype);
+    /** An array whose blocks are the given tasks of a new layer, each allocating {@code working} besides its block. */
+    static ChunkedArray array(HighLevelGraph graph, String name, Map<Key, Task> tasks, Chunks chunks, DType dtype, Working working,
+                              String... dependencies) {
+        HighLevelGraph withLayer = graph.with(new MaterializedLayer(name, tasks), Set.of(dependencies));
+        return new ChunkedArray(Footprints.declare(withLayer, name, working), name, chunks, dtype);
     }
 
-    /** A one-block array holding component {@code index} of the {@code NDArray[]} at {@code source}. */
+    /** A one-block array holding component {@code index} of the {@code NDArray[]} at {@code source}: picked, nothing allocated. */
     static ChunkedArray component(HighLevelGraph graph, Key source, int index, String name, long[] shape, DType dtype) {
         Map<Key, Task> tasks = Map.of(Key.of(name, new int[shape.length]), Task.call(PICK, source, index));
         long[][] lengths = new long[shape.length][];
         for (int axis = 0; axis < shape.length; axis++) {
             lengths[axis] = new long[] {shape[axis]};
         }
-        return array(graph, name, tasks, Chunks.of(lengths), dtype, source.name());
+        return array(graph, name, tasks, Chunks.of(lengths), dtype, Working.none(), source.name());
+    }
+
+    /** The bytes of a {@code rows x columns} matrix of {@code dtype}'s elements, data only. */
+    static long matrixBytes(long rows, long columns, DType dtype) {
+        return rows * columns * dtype.byteSize();
     }
 
     static Map<Key, Task> tasks() {

@@ -16,10 +16,13 @@ import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.blockwise.ReadsDeferredBlocks;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
@@ -64,12 +67,27 @@ public final class Overlap {
         return mapOverlap(x, function, depth, boundary, null);
     }
 
-    /** As {@link #mapOverlap(ChunkedArray, OverlapFunction, long[], Boundary[])} with the output dtype given. */
+    /**
+     * As {@link #mapOverlap(ChunkedArray, OverlapFunction, long[], Boundary[])} with the output dtype given. What the
+     * function allocates besides its result is unknown here, so a memory plan names the layer as
+     * undeclared; declare it with {@link #mapOverlap(ChunkedArray, OverlapFunction, long[], Boundary[], DType, Working)}.
+     */
     public static ChunkedArray mapOverlap(ChunkedArray x, OverlapFunction function, long[] depth, Boundary[] boundary, DType dtype) {
+        return mapOverlap(x, function, depth, boundary, dtype, null);
+    }
+
+    /**
+     * As {@link #mapOverlap(ChunkedArray, OverlapFunction, long[], Boundary[], DType)} (a null dtype is found by running the function on an
+     * empty array), with {@code functionWorking} declaring what the function allocates besides the array it returns, as
+     * a function of that array's bytes (see {@link Working}; {@code Working.none()} for a function that allocates its
+     * result alone). The enlarged block and the part of the function's result that the trim drops are counted on top.
+     */
+    public static ChunkedArray mapOverlap(ChunkedArray x, OverlapFunction function, long[] depth, Boundary[] boundary, DType dtype,
+            Working functionWorking) {
         Plan plan = plan(x, depth, boundary);
         DType outputDtype = dtype != null ? dtype : outputDtype(x, function);
         String name = Tokens.name("map-overlap", plan.input().name(), plan.depth(), plan.boundaryText(), function, outputDtype.numpyName());
-        return plan.build(name, function, plan.input().chunks(), outputDtype);
+        return plan.build(name, function, plan.input().chunks(), outputDtype, functionWorking);
     }
 
     /** {@link #overlap(ChunkedArray, long[], Boundary[])} with one depth and one boundary for every axis. */
@@ -89,7 +107,7 @@ public final class Overlap {
             lengths[axis] = partsOfAxis.stream().mapToLong(parts -> parts.stream().mapToLong(Part::width).sum()).toArray();
         }
         String name = Tokens.name("overlap", plan.input().name(), plan.depth(), plan.boundaryText());
-        return plan.build(name, null, Chunks.of(lengths), x.dtype());
+        return plan.build(name, null, Chunks.of(lengths), x.dtype(), Working.none());
     }
 
     private static Plan plan(ChunkedArray x, long[] depth, Boundary[] boundary) {
@@ -212,7 +230,7 @@ public final class Overlap {
             return Arrays.toString(boundaries);
         }
 
-        ChunkedArray build(String name, OverlapFunction function, Chunks outputChunks, DType outputDtype) {
+        ChunkedArray build(String name, OverlapFunction function, Chunks outputChunks, DType outputDtype, Working functionWorking) {
             int ndim = input.ndim();
             Map<Key, Task> tasks = new LinkedHashMap<>();
             BlockGrid.forEach(input.numBlocks(), index -> {
@@ -234,7 +252,58 @@ public final class Overlap {
                 tasks.put(Key.of(name, index), Task.call(new GhostBlock(blockParts, function, name), sources));
             });
             MaterializedLayer layer = new MaterializedLayer(name, tasks);
-            return new ChunkedArray(input.graph().with(layer, Set.of(input.name())), name, outputChunks, ChunkedArray.metaOf(outputDtype, ndim));
+            HighLevelGraph graph = input.graph().with(layer, Set.of(input.name()));
+            if (functionWorking != null) {
+                graph = Footprints.declare(graph, name, new GhostWorking(parts, input.dtype().byteSize(), function == null ? 0 : outputDtype.byteSize(),
+                        function == null ? Working.none() : functionWorking));
+            }
+            return new ChunkedArray(graph, name, outputChunks, ChunkedArray.metaOf(outputDtype, ndim));
+        }
+    }
+
+    /**
+     * What a task of {@link GhostBlock} allocates besides its result. The enlarged block, which for
+     * {@code overlap} is the result itself and for {@code mapOverlap} is allocated besides it; a
+     * piece that a deferred neighbour makes on its own (a reversed or stretched edge, which cannot
+     * be written in place), at most the pieces' elements; and for {@code mapOverlap} the function's
+     * result whole, of which the trimmed result keeps only the block, and the function's own
+     * temporaries.
+     *
+     * @param parts      per axis and block, the pieces of the enlarged block
+     * @param itemSize   bytes per element of the enlarged block (the input's dtype)
+     * @param outputItem bytes per element of the function's result; 0 for {@code overlap}, which has no function
+     * @param function   the function's declared working memory, given the bytes of the array it returns
+     */
+    record GhostWorking(List<List<List<Part>>> parts, long itemSize, long outputItem, Working function) implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long bytes(Key key, long resultBytes) {
+            int ndim = parts.size();
+            if (key.rank() != ndim) {
+                return 0;
+            }
+            long enlarged = 1;
+            long straight = 1;
+            for (int axis = 0; axis < ndim; axis++) {
+                List<Part> pieces = parts.get(axis).get(Math.min(key.index(axis), parts.get(axis).size() - 1));
+                long width = 0;
+                long asIs = 0;
+                for (Part part : pieces) {
+                    width += part.width();
+                    asIs += part.constant() == null && !part.reversed() && part.length() == part.width() ? part.width() : 0;
+                }
+                enlarged *= width;
+                straight *= asIs;
+            }
+            // Pieces other than those copied straight: reversed or stretched edges, constants (which allocate nothing, counted anyway).
+            long madeApart = (enlarged - straight) * itemSize;
+            if (outputItem == 0) {
+                return madeApart;
+            }
+            long functionResult = enlarged * outputItem;
+            return enlarged * itemSize + madeApart + Math.max(0, functionResult - resultBytes) + function.bytes(key, functionResult);
         }
     }
 

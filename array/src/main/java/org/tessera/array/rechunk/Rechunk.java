@@ -18,10 +18,13 @@ import org.tessera.array.blockwise.ReadsDeferredBlocks;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.AxisException;
@@ -237,6 +240,13 @@ public final class Rechunk {
         }
         String name = Tokens.name(copyPieces ? "rechunk-split" : "rechunk-merge", array.name(), target);
         Map<Key, Task> tasks = new LinkedHashMap<>();
+        int[][] pieces = new int[ndim][];
+        for (int axis = 0; axis < ndim; axis++) {
+            pieces[axis] = new int[target.blockCount(axis)];
+            for (int block = 0; block < pieces[axis].length; block++) {
+                pieces[axis][block] = overlapping(sourceOffsets[axis], targetOffsets[axis][block], targetOffsets[axis][block + 1]).size();
+            }
+        }
         BlockGrid.forEach(target.blockCounts(), index -> {
             List<List<Piece>> overlaps = new ArrayList<>(ndim);
             for (int axis = 0; axis < ndim; axis++) {
@@ -244,7 +254,36 @@ public final class Rechunk {
             }
             tasks.put(Key.of(name, index), assembly(array, overlaps, new int[ndim], new long[ndim], new long[ndim], 0, copyPieces));
         });
-        return new ChunkedArray(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, target, array.meta());
+        HighLevelGraph graph = Footprints.declare(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name,
+                new NestedJoins(pieces));
+        return new ChunkedArray(graph, name, target, array.meta());
+    }
+
+    /**
+     * The working memory of an intersection task: where its new block joins pieces along several
+     * axes, the joins nest (outermost axis last), and every level but the outermost makes arrays
+     * that together hold the block; the outermost makes the block, its result. A piece that is a
+     * whole block, or a view, allocates nothing; a copied piece is the task's result. (Pieces of a
+     * deferred block are written straight into the new block.)
+     *
+     * @param pieces per axis, per new block along it, the old blocks it overlaps
+     */
+    record NestedJoins(int[][] pieces) implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long bytes(Key key, long resultBytes) {
+            int levels = 0;
+            for (int axis = 0; axis < pieces.length; axis++) {
+                int[] along = pieces[axis];
+                int block = key.rank() == pieces.length ? Math.min(key.index(axis), along.length - 1) : 0;
+                if (key.rank() == pieces.length ? along[block] > 1 : java.util.Arrays.stream(along).anyMatch(count -> count > 1)) {
+                    levels++;
+                }
+            }
+            return resultBytes * Math.max(0, levels - 1);
+        }
     }
 
     /** The part {@code [from, from + length)} of old block {@code block} along one axis. */

@@ -69,6 +69,41 @@ public record ArgKind(String name, boolean largest, boolean skipNan, boolean fla
         return flat ? positions.reshape() : positions.squeeze(axes);
     }
 
+    /** The best value, of the input's dtype, and its int64 position. */
+    @Override
+    public long partialItemBytes(DType input, DType result) {
+        return input.byteSize() + Long.BYTES;
+    }
+
+    @Override
+    public int partialArrays() {
+        return 2;
+    }
+
+    /** The block copied to lines along the axis (or flattened), the NaN mask of the nan-variants, the positions gathered. */
+    @Override
+    public double chunkBytesPerElement(DType input, DType result) {
+        return input.byteSize() + 3;
+    }
+
+    /** The local positions, and the gathered values before their copy. */
+    @Override
+    public double chunkTimesPartial() {
+        return 2;
+    }
+
+    /** The winners' positions and values, gathered then copied. */
+    @Override
+    public double finishTimesPartial() {
+        return 2;
+    }
+
+    /** The joined values copied to lines, put in position order (flat), the winners gathered. */
+    @Override
+    public double combineTimesJoined() {
+        return 4;
+    }
+
     /** The position of the best value along {@code axis}, kept as a length-1 axis. */
     private NDArray best(NDArray values, int axis) {
         if (skipNan) {

@@ -15,6 +15,8 @@ import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.reshape.Flatten;
 import org.tessera.graph.Deferring;
@@ -90,13 +92,17 @@ public final class CumulativeScan {
         }
         NDArray sample = blockScan(kind, NDArray.zeros(input.dtype(), 1), 0, dtype);
         String letters = CreationLayer.AXIS_LETTERS.substring(0, input.ndim());
-        ChunkedArray scanned = Blockwise.of(kind.label() + "-block", new BlockScan(kind, scanAxis, dtype), letters).input(input, letters)
-                .token(kind, scanAxis, dtype == null ? "" : dtype.numpyName()).meta(ChunkedArray.metaOf(sample.dtype(), input.ndim())).build();
+        BlockScan blockScan = new BlockScan(kind, scanAxis, dtype);
+        ChunkedArray scanned = Blockwise.of(kind.label() + "-block", blockScan, letters).input(input, letters)
+                .token(kind, scanAxis, dtype == null ? "" : dtype.numpyName()).meta(ChunkedArray.metaOf(sample.dtype(), input.ndim()))
+                .working(new ScanWorking(input.dtype() != sample.dtype(), kind.skipNan)).build();
 
-        return method == Method.SEQUENTIAL ? sequential(scanned, kind, scanAxis) : blelloch(scanned, kind, scanAxis);
+        // A scan that stays deferred is read in strips by the last slices (see LastSliceWorking).
+        boolean deferred = blockScan.defersCheaply();
+        return method == Method.SEQUENTIAL ? sequential(scanned, kind, scanAxis, deferred) : blelloch(scanned, kind, scanAxis, deferred);
     }
 
-    private static ChunkedArray sequential(ChunkedArray scanned, Kind kind, int scanAxis) {
+    private static ChunkedArray sequential(ChunkedArray scanned, Kind kind, int scanAxis, boolean deferred) {
         String token = Tokens.token(scanned.name(), kind.label());
         String name = kind.label() + "-" + token;
         int count = scanned.numBlocks()[scanAxis];
@@ -125,13 +131,73 @@ public final class CumulativeScan {
         });
         var graph = scanned.graph();
         Set<String> outputReads = new java.util.LinkedHashSet<>(Set.of(scanned.name()));
+        Chunks slices = lastSlices(scanned.chunks(), scanAxis);
         for (int position = 1; position < count; position++) {
             Set<String> reads = position == 1 ? Set.of(scanned.name()) : Set.of(scanned.name(), carryName(kind, token, position - 1));
             graph = graph.with(new MaterializedLayer(carryName(kind, token, position), carries.get(position)), reads);
+            // A carry is the last slice of the block before, combined with the carry before it.
+            graph = Footprints.blocks(graph, carryName(kind, token, position), slices, scanned.dtype(),
+                    new LastSliceWorking(scanned.chunks(), scanned.dtype().byteSize(), deferred));
             outputReads.add(carryName(kind, token, position));
         }
         graph = graph.with(new MaterializedLayer(name, outputs), outputReads);
+        // Each block combined with its carry: the result, and its cast back where the combine promotes.
+        graph = Footprints.declare(graph, name, Working.ofResult(1));
         return new ChunkedArray(graph, name, scanned.chunks(), scanned.meta());
+    }
+
+    /** The chunks of the last slices of {@code blocks} along {@code axis}: length 1 there, a slice per block. */
+    private static Chunks lastSlices(Chunks blocks, int axis) {
+        long[][] lengths = new long[blocks.ndim()][];
+        for (int other = 0; other < lengths.length; other++) {
+            lengths[other] = blocks.axis(other);
+        }
+        lengths[axis] = new long[blocks.blockCount(axis)];
+        java.util.Arrays.fill(lengths[axis], 1);
+        return Chunks.of(lengths);
+    }
+
+    /**
+     * The working memory of a block's scan: copies of the block where the scan runs along another
+     * axis than its rows' contiguous one or the block is not C-ordered (a view: two), the block cast
+     * to the scan's dtype, the NaN mask and the NaN-free copy of the nan-variants.
+     *
+     * @param cast    whether the block is cast to another dtype
+     * @param skipNan whether NaNs are replaced first
+     */
+    record ScanWorking(boolean cast, boolean skipNan) implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long bytes(Key key, long resultBytes) {
+            return resultBytes * (2 + (cast ? 1 : 0)) + (skipNan ? resultBytes + resultBytes / 8 + 8 : 0);
+        }
+    }
+
+    /**
+     * The working memory of a task that takes the last slice of a block's scan: the combine with a
+     * carry and its cast back (a slice each). Of a scan that stays deferred ({@link DeferredScan}),
+     * the slices before the last are scanned in strips in a scratch the task borrows (each strip,
+     * its scan and its scan continued from the total: new slabs when no scratch is idle), and the
+     * last slice continues the running total (their join, its scan, the total kept).
+     *
+     * @param blocks   the scan's blocks, at the task's key
+     * @param itemSize the bytes of an element of the scan
+     * @param deferred whether the scan may stay deferred
+     */
+    record LastSliceWorking(Chunks blocks, long itemSize, boolean deferred) implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long bytes(Key key, long resultBytes) {
+            if (!deferred) {
+                return resultBytes;
+            }
+            long strip = Math.min(LayerMemory.elements(blocks, key), DeferredScan.STRIP_ELEMENTS) * itemSize;
+            return 5 * resultBytes + LayerMemory.inScratch(3 * strip);
+        }
     }
 
     private static String carryName(Kind kind, String token, int position) {
@@ -147,7 +213,7 @@ public final class CumulativeScan {
      * which by then holds the total of everything before its range; afterwards node i holds
      * L(0) + ... + L(i), and block i + 1 is shifted by it. Each combine is a task on one slice.
      */
-    private static ChunkedArray blelloch(ChunkedArray scanned, Kind kind, int scanAxis) {
+    private static ChunkedArray blelloch(ChunkedArray scanned, Kind kind, int scanAxis, boolean deferred) {
         String token = Tokens.token(scanned.name(), kind.label(), "blelloch");
         String lastName = kind.label() + "-last-" + token;
         String name = kind.label() + "-blelloch-" + token;
@@ -193,12 +259,17 @@ public final class CumulativeScan {
             }
         });
         var graph = scanned.graph();
+        Chunks slices = lastSlices(scanned.chunks(), scanAxis);
         for (var level : levels.entrySet()) {
             graph = graph.with(new MaterializedLayer(level.getKey(), level.getValue()), reads.get(level.getKey()));
+            // Last slices, and the sweeps' combines of two slices: a slice, cast back where the combine promotes.
+            graph = Footprints.blocks(graph, level.getKey(), slices, scanned.dtype(), level.getKey().equals(lastName)
+                    ? new LastSliceWorking(scanned.chunks(), scanned.dtype().byteSize(), deferred) : Working.ofResult(1));
         }
         Set<String> outputReads = new java.util.LinkedHashSet<>(levels.keySet());
         outputReads.add(scanned.name());
         graph = graph.with(new MaterializedLayer(name, outputs), outputReads);
+        graph = Footprints.declare(graph, name, Working.ofResult(1));
         return new ChunkedArray(graph, name, scanned.chunks(), scanned.meta());
     }
 

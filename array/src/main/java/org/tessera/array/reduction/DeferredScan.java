@@ -21,7 +21,7 @@ import org.tessera.ndarray.memory.Scratch;
  */
 final class DeferredScan implements DeferredBlock {
     /** About how many elements a strip of slices holds. */
-    private static final long STRIP_ELEMENTS = 65_536;
+    static final long STRIP_ELEMENTS = 65_536;
 
     private final CumulativeScan.Kind kind;
     private final int axis;

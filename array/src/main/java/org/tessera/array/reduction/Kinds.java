@@ -65,6 +65,31 @@ public final class Kinds {
         public DType familyDtype() {
             return dtype;
         }
+
+        /** The partial is the step's result: nothing else of its size. */
+        @Override
+        public double chunkTimesPartial() {
+            return 0;
+        }
+
+        /**
+         * A C-ordered copy of a block that is not (a view: a transposed or sliced block) where
+         * the reduction runs along its rows, the block cast to the result's dtype where they
+         * differ, the NaN mask and the NaN-free copy of the nan-variants, a boolean cast (which
+         * is C-ordered already).
+         */
+        @Override
+        public double chunkBytesPerElement(DType input, DType result) {
+            long layout = input.byteSize();
+            long cast = input == result ? 0 : result.byteSize();
+            return switch (name) {
+                case "sum", "prod" -> layout + cast;
+                case "nansum", "nanprod" -> layout + 1 + Math.max(input.byteSize(), result.byteSize()) + cast;
+                case "any", "all" -> input.isBool() ? layout : 1;
+                case "count_nonzero" -> layout + 1 + 8;
+                default -> layout;
+            };
+        }
     }
 
     public static ReductionKind sum(DType dtype) {
@@ -149,6 +174,48 @@ public final class Kinds {
             NDArray kept = skipNan ? NDArrays.where(Ufuncs.ISNAN.apply(values), 0.0, squares) : squares;
             NDArray m2 = Statistics.sum(kept, keep);
             return new NDArray[] {count, mean, m2};
+        }
+
+        /** A count and a mean (of the values' dtype: complex or float64), and M2 beyond the mean. */
+        @Override
+        public long partialItemBytes(DType input, DType result) {
+            return 8 + (input.isComplex() ? 16 : 8) + (order == 1 ? 0 : 8);
+        }
+
+        @Override
+        public int partialArrays() {
+            return order == 1 ? 2 : 3;
+        }
+
+        /**
+         * The block cast to float64 (other than complex and float64 blocks), or else a C-ordered
+         * copy of a block that is not; the nan-variants' NaN masks, their count cast to float64
+         * and the NaN-free copy of nansum; beyond the mean, the deviations (their magnitudes and
+         * squares for complex values), and the nan-variants' mask and NaN-free squares.
+         */
+        @Override
+        public double chunkBytesPerElement(DType input, DType result) {
+            long values = input.isComplex() ? 16 : 8;
+            double bytes = input.isComplex() || input == DType.FLOAT64 ? input.byteSize() : 8;
+            if (skipNan) {
+                bytes += 1 + 1 + 8 + 1 + values;
+            }
+            if (order > 1) {
+                bytes += values + (input.isComplex() ? 16 : 0) + (skipNan ? 1 + 8 : 0);
+            }
+            return bytes;
+        }
+
+        /** Weighted means, shifts and their squares over the joined partials, a few arrays of their size. */
+        @Override
+        public double combineTimesJoined() {
+            return 3;
+        }
+
+        /** Sums, their sum and the division of the combination, then a finish's division, clip, root and cast. */
+        @Override
+        public double finishTimesPartial() {
+            return 3;
         }
 
         private static double elementsPerResult(NDArray block, int[] axes) {

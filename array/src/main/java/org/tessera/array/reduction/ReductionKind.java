@@ -36,6 +36,14 @@ public interface ReductionKind extends Serializable {
     }
 
     /**
+     * Whether {@link #combineInOrder} combines a group of {@code group} partials along
+     * {@code reducedAxes} reduced axes, so that they are never joined (a join copies them).
+     */
+    default boolean combinesInOrder(long group, int reducedAxes) {
+        return false;
+    }
+
+    /**
      * The family-independent reduction this kind is, when it can also run on blocks of other array
      * families through their namespace (sum, prod, min, max); null when it needs dense blocks.
      */
@@ -46,6 +54,52 @@ public interface ReductionKind extends Serializable {
     /** The dtype blocks are cast to before a {@link #familyReduction()} (null: none), as NumPy's {@code dtype=}. */
     default DType familyDtype() {
         return null;
+    }
+
+    /**
+     * The bytes per element of a partial, all its arrays together, for blocks of {@code input}
+     * reduced to a result of {@code result} (a count and a mean of float64: 16).
+     */
+    default long partialItemBytes(DType input, DType result) {
+        return result.byteSize();
+    }
+
+    /** How many arrays a partial holds. */
+    default int partialArrays() {
+        return 1;
+    }
+
+    /**
+     * An upper bound of what {@link #chunk} allocates besides its partial, per element of a block
+     * of {@code input}: the block cast, masks, deviations. The default: none.
+     */
+    default double chunkBytesPerElement(DType input, DType result) {
+        return 0;
+    }
+
+    /**
+     * An upper bound of what {@link #chunk} allocates besides its partial in arrays of the partial's
+     * size (a total beside a count and a mean), as a multiple of the partial.
+     */
+    default double chunkTimesPartial() {
+        return 1;
+    }
+
+    /**
+     * An upper bound of what {@link #combine} (and {@link #finish}) allocate besides their result,
+     * as a multiple of the partials they are given joined.
+     */
+    default double combineTimesJoined() {
+        return 0;
+    }
+
+    /**
+     * An upper bound of what {@link #combine} and {@link #finish} allocate in arrays of one
+     * partial's size, as a multiple of a partial: the result (a finish's cast of it too), and a
+     * finish's arithmetic on the combined partial (a variance's division, a root).
+     */
+    default double finishTimesPartial() {
+        return 1;
     }
 
     /** Where a block sits in the whole array: arg-reductions report global positions. */

@@ -6,10 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.tessera.array.plan.LayerFootprint;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.memory.Footprint;
 
 /**
  * The mean and the variance (or standard deviation) of the same blocks over the same axes,
@@ -41,12 +44,30 @@ public final class SharedMoments {
                 if (moments(twin).order() > 1 && sameBlocks(mean, twin)) {
                     BlockwiseLayer projected = new BlockwiseLayer(mean.name(), mean.outputIndices(), new FirstParts(2),
                             List.of(BlockwiseArgument.blocks(twin.name(), twin.outputIndices(), counts(twin))), mean.blockCounts(), mean.restriction());
-                    shared = shared.replacing(projected, Set.of(twin.name()));
+                    shared = shared.replacing(projected, Set.of(twin.name())).withFootprint(mean.name(),
+                            pickedParts(shared.footprint(mean.name()), shared.footprint(twin.name())));
                     break;
                 }
             }
         }
         return shared;
+    }
+
+    /**
+     * The footprint of the mean's chunk layer once it picks the twin's parts: the same partials
+     * (a count and a mean, which the twin's task made) and nothing allocated, as its task copies
+     * two references. Where the mean's layer declared nothing, the twin's partials less their M2.
+     */
+    private static Footprint pickedParts(Footprint mean, Footprint twin) {
+        if (mean instanceof LayerMemory.Parts parts) {
+            return parts.withWorking(Working.none());
+        }
+        if (twin instanceof LayerMemory.Parts parts) {
+            LayerFootprint blocks = parts.blocks();
+            return new LayerMemory.Parts(new LayerFootprint(blocks.chunks(), blocks.bounds(), blocks.itemSize() - Long.BYTES, Working.none(),
+                    blocks.traffic()), LayerMemory.ARRAY_OF_ARRAYS_BYTES + LayerFootprint.HEADER_BYTES);
+        }
+        return mean;
     }
 
     private static Kinds.Moments moments(BlockwiseLayer layer) {

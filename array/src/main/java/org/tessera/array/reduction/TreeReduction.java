@@ -18,6 +18,8 @@ import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
 import org.tessera.graph.Scoping;
@@ -31,6 +33,7 @@ import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.ArrayFamilies;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.Reduction;
+import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.memory.Scratch;
 import org.tessera.ndarray.error.AxisException;
 
@@ -74,6 +77,12 @@ public final class TreeReduction {
         BlockwiseLayer chunkLayer = new BlockwiseLayer(chunkName, letters, new ChunkStep(kind, reduced, chunks, scoped(x)),
                 List.of(BlockwiseArgument.blocks(x.name(), letters, x.numBlocks()), BlockwiseArgument.blockIndex(letters)), counts, null);
         HighLevelGraph graph = x.graph().with(chunkLayer, Set.of(x.name()));
+        DType resultType = outputMeta.dtype();
+        long partialItemBytes = kind.partialItemBytes(x.dtype(), resultType);
+        double combineTimes = kind.combineTimesJoined();
+        graph = LayerMemory.arrays(graph, chunkName, partialChunks(chunks, reduced, x.numBlocks()), partialItemBytes, kind.partialArrays(),
+                new ChunkWorking(chunks, kind.chunkBytesPerElement(x.dtype(), resultType), kind.chunkTimesPartial(), combineTimes, scoped(x),
+                        reduced.length > 0 && reduced[0] == 0));
 
         int[] gridCounts = x.numBlocks();
         String level = chunkName;
@@ -89,6 +98,8 @@ public final class TreeReduction {
             }
             Map<Key, Task> tasks = groupTasks(level, next, gridCounts, nextCounts, reduced, new CombineStep(kind, reduced), true);
             graph = graph.with(new MaterializedLayer(next, tasks), Set.of(level));
+            graph = LayerMemory.arrays(graph, next, partialChunks(chunks, reduced, nextCounts), partialItemBytes, kind.partialArrays(),
+                    LevelWorking.of(kind, 1, gridCounts, nextCounts, reduced));
             level = next;
             gridCounts = nextCounts;
         }
@@ -99,6 +110,9 @@ public final class TreeReduction {
         }
         Map<Key, Task> tasks = groupTasks(level, name, gridCounts, finalCounts, reduced, new FinishStep(kind, reduced, keepdims), keepdims);
         graph = graph.with(new MaterializedLayer(name, tasks), Set.of(level));
+        // The result's blocks are the partials' without their other arrays, in the result's dtype.
+        graph = Footprints.declare(graph, name, LevelWorking.of(kind, (double) partialItemBytes / Math.max(1, resultType.byteSize()), gridCounts,
+                finalCounts, reduced));
 
         List<long[]> outputChunks = new ArrayList<>();
         for (int axis = 0; axis < ndim; axis++) {
@@ -113,6 +127,108 @@ public final class TreeReduction {
         AnyArray<?> meta = kind.familyReduction() != null ? Metas.metaFromArray(x, resultChunks.ndim(), outputMeta.dtype())
                 : ChunkedArray.metaOf(outputMeta.dtype(), resultChunks.ndim());
         return new ChunkedArray(graph, name, resultChunks, meta);
+    }
+
+    /** The chunks of the partials of a level with {@code counts} blocks: length 1 along each reduced axis, the blocks' along the others. */
+    private static Chunks partialChunks(Chunks chunks, int[] reduced, int[] counts) {
+        long[][] lengths = new long[chunks.ndim()][];
+        for (int axis = 0; axis < lengths.length; axis++) {
+            lengths[axis] = chunks.axis(axis);
+        }
+        for (int axis : reduced) {
+            lengths[axis] = new long[counts[axis]];
+            Arrays.fill(lengths[axis], 1);
+        }
+        return Chunks.of(lengths);
+    }
+
+    /**
+     * The working memory of a chunk step: the kind's temporaries over the block of its key, and
+     * small ones of its partial's size. A task in scratch memory ({@link ChunkStep#scoped}) carves
+     * them from the slabs of the scratches it borrows, the task's and, for a fused chain pulled
+     * through in strips, the strips' (new ones when none is idle), holds the strips' partials and
+     * their join, and copies its partial out.
+     *
+     * @param blocks           the input's chunks
+     * @param bytesPerElement  the kind's temporaries per element of a block
+     * @param partialTimes     the kind's temporaries of the partial's size, per byte of the partial
+     * @param combineTimes     the kind's temporaries in a combine, per byte of the joined partials
+     * @param scoped           whether the task runs in scratch memory
+     * @param firstAxisReduced whether strips' partials are combined (else joined)
+     */
+    record ChunkWorking(Chunks blocks, double bytesPerElement, double partialTimes, double combineTimes, boolean scoped, boolean firstAxisReduced)
+            implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long bytes(Key key, long partialBytes) {
+            long[] shape = new long[blocks.ndim()];
+            for (int axis = 0; axis < shape.length; axis++) {
+                int block = key.rank() == shape.length ? Math.min(key.index(axis), blocks.blockCount(axis) - 1) : 0;
+                shape[axis] = key.rank() == shape.length ? blocks.length(axis, block) : blocks.largestBlock()[axis];
+            }
+            long elements = 1;
+            for (long length : shape) {
+                elements *= Math.max(0, length);
+            }
+            long temporaries = (long) Math.ceil(elements * bytesPerElement + partialTimes * partialBytes);
+            if (!scoped) {
+                return temporaries;
+            }
+            // A whole block (given whole, or too small for strips): the task in its scratch, the partial copied out.
+            long whole = LayerMemory.inScratch(temporaries) + partialBytes;
+            long rows = shape.length == 0 ? 1 : Math.max(1, shape[0]);
+            long rowElements = elements / rows;
+            long stripRows = Math.max(1, ChunkStep.STRIP_ELEMENTS / Math.max(1, rowElements));
+            if (shape.length == 0 || stripRows * 2 > rows) {
+                return whole;
+            }
+            // A fused chain pulled through in strips: each strip's temporaries in the strips' scratch (reset after each),
+            // its partial copied out to the task's scratch, where the strips' partials are held, joined and combined.
+            // Whether the block comes deferred is known only when the task runs: the larger of both.
+            long strips = (rows + stripRows - 1) / stripRows;
+            long stripPartial = firstAxisReduced ? partialBytes : (long) Math.ceil((double) partialBytes * stripRows / rows);
+            long inner = (long) Math.ceil(stripRows * rowElements * bytesPerElement + (partialTimes + 1) * stripPartial);
+            long held = firstAxisReduced ? Math.min(strips, ChunkStep.COMBINE_EVERY) * stripPartial : partialBytes;
+            long outer = (long) Math.ceil(held * (2 + combineTimes));
+            return Math.max(whole, LayerMemory.inScratch(inner) + LayerMemory.inScratch(outer) + partialBytes);
+        }
+    }
+
+    /**
+     * The working memory of a level of the tree: its group of partials joined (once per reduced
+     * axis along which it has several, for nested groups) and the kind's temporaries over them,
+     * and those of a partial's size (the result, a finish's arithmetic).
+     *
+     * @param partialPerResultByte the bytes of partial per byte of the task's result (the finish's result holds one array)
+     * @param group                the most partials a task reads
+     * @param joins                the reduced axes along which a task joins several partials
+     */
+    record LevelWorking(double partialPerResultByte, long group, int joins, double combineTimes, double resultTimes)
+            implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        static LevelWorking of(ReductionKind kind, double partialPerResultByte, int[] inputCounts, int[] outputCounts, int[] reduced) {
+            long group = 1;
+            int joins = 0;
+            for (int axis : reduced) {
+                long along = (inputCounts[axis] + outputCounts[axis] - 1) / outputCounts[axis];
+                group *= along;
+                joins += along > 1 ? 1 : 0;
+            }
+            if (kind.combinesInOrder(group, reduced.length)) {
+                joins = 0;
+            }
+            return new LevelWorking(partialPerResultByte, group, joins, kind.combineTimesJoined(), kind.finishTimesPartial());
+        }
+
+        @Override
+        public long bytes(Key key, long resultBytes) {
+            double partial = resultBytes * partialPerResultByte;
+            return (long) Math.ceil(group * partial * (joins + combineTimes) + partial * resultTimes);
+        }
     }
 
     /**
@@ -301,7 +417,7 @@ public final class TreeReduction {
          */
         static final long STRIP_ELEMENTS = 65_536;
         /** Partials joined and combined at a time, bounding what the strips' partials hold. */
-        private static final int COMBINE_EVERY = 32;
+        static final int COMBINE_EVERY = 32;
 
         @Override
         public boolean acceptsDeferred(int position) {

@@ -10,6 +10,7 @@ import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 
 /**
@@ -43,7 +44,7 @@ public final class Flatten {
         }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, array.ndim());
         return Blockwise.of("flatten", new Ravel(), "a").input(rows, letters).concatenate(true)
-                .adjustChunks('a', flatLengths).meta(Metas.metaFromArray(array, 1, array.dtype())).build();
+                .adjustChunks('a', flatLengths).meta(Metas.metaFromArray(array, 1, array.dtype())).working(Working.none()).build();
     }
 
     /** A block as 1-D. */

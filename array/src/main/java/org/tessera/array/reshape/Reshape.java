@@ -13,10 +13,13 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.Metas;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.layout.Shapes;
@@ -130,7 +133,9 @@ public final class Reshape {
             advance(inputIndex, inputCounts);
             advance(outputIndex, outputCounts);
         }
-        return new ChunkedArray(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, outputChunks,
+        // A view of the block where its strides allow, else a copy, which is then the result: nothing besides.
+        HighLevelGraph graph = Footprints.declare(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, Working.none());
+        return new ChunkedArray(graph, name, outputChunks,
                 Metas.metaFromArray(array, target.length, array.dtype()));
     }
 

@@ -12,9 +12,12 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.AxisException;
@@ -86,7 +89,9 @@ public final class AxisSlices {
             tasks.put(Key.of(name, index), whole && !reversed ? Task.ref(key)
                     : Task.call(new BlockRange(axis, piece.start(), piece.length(), reversed), key));
         });
-        return new ChunkedArray(x.graph().with(new MaterializedLayer(name, tasks), Set.of(x.name())), name, chunks, x.meta());
+        // Each block is an input block or a view of one: nothing is allocated.
+        HighLevelGraph graph = Footprints.declare(x.graph().with(new MaterializedLayer(name, tasks), Set.of(x.name())), name, Working.none());
+        return new ChunkedArray(graph, name, chunks, x.meta());
     }
 
     /** The part of input block {@code block} that one output block takes. */

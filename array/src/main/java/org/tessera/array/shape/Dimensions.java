@@ -11,6 +11,7 @@ import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.ShapeMismatchException;
@@ -70,7 +71,7 @@ public final class Dimensions {
         }
         // A removed letter is contracted over its single block, which the concatenation hands over unchanged.
         return Blockwise.of("squeeze", new BlockSqueeze(normalizedAxes), outputLetters.toString()).input(input, inputLetters)
-                .concatenate(true).token(normalizedAxes).meta(Metas.metaFromArray(x, outputLetters.length(), x.dtype())).build();
+                .concatenate(true).token(normalizedAxes).meta(Metas.metaFromArray(x, outputLetters.length(), x.dtype())).working(Working.none()).build();
     }
 
     /** Axes of length 1 inserted at the given positions of the result (negative count from its end). */
@@ -93,7 +94,7 @@ public final class Dimensions {
         }
         int[] normalizedAxes = java.util.stream.IntStream.range(0, outputNdim).filter(axis -> inserted[axis]).toArray();
         Blockwise.Builder builder = Blockwise.of("expand-dims", new BlockExpandDims(normalizedAxes), letters).input(x, inputLetters.toString())
-                .token(normalizedAxes).meta(Metas.metaFromArray(x, outputNdim, x.dtype()));
+                .token(normalizedAxes).meta(Metas.metaFromArray(x, outputNdim, x.dtype())).working(Working.none());
         for (int axis : normalizedAxes) {
             builder.newAxis(letters.charAt(axis), 1);
         }
@@ -124,7 +125,7 @@ public final class Dimensions {
         }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, shape.length);
         Blockwise.Builder builder = Blockwise.of("broadcast-to", new BlockBroadcast(stretched), letters)
-                .input(x, letters.substring(added)).meta(Metas.metaFromArray(x, shape.length, x.dtype()));
+                .input(x, letters.substring(added)).meta(Metas.metaFromArray(x, shape.length, x.dtype())).working(Working.none());
         for (int axis = 0; axis < shape.length; axis++) {
             if (axis < added) {
                 builder.newAxis(letters.charAt(axis), shape[axis]);

@@ -15,10 +15,13 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.join.ChunkedJoining;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.array.reshape.Reshape;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.ndarray.NDArray;
 
@@ -86,7 +89,9 @@ public final class Repetition {
             source[normalized] = slab.block();
             tasks.put(Key.of(name, index), Task.call(new RepeatSlab(normalized, slab.start(), slab.length(), repeats), x.key(source)));
         });
-        return new ChunkedArray(x.graph().with(new MaterializedLayer(name, tasks), Set.of(x.name())), name, chunks, x.meta());
+        // The reshape of the broadcast slab copies it into the new block, the result: nothing besides.
+        HighLevelGraph graph = Footprints.declare(x.graph().with(new MaterializedLayer(name, tasks), Set.of(x.name())), name, Working.none());
+        return new ChunkedArray(graph, name, chunks, x.meta());
     }
 
     /**

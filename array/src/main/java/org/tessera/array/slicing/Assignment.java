@@ -16,8 +16,11 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
+import org.tessera.array.blockwise.Workings;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.layer.HighLevelGraph;
@@ -81,9 +84,13 @@ final class Assignment {
         String name = Tokens.name("setitem", array.name(), selectors.stream().map(Object::toString).toList(), resolved.pointArrays(),
                 source instanceof ChunkedArray chunked ? chunked.name() : source);
         Map<Key, Task> tasks = new LinkedHashMap<>();
+        Map<List<Integer>, Long> working = new java.util.HashMap<>();
         BlockGrid.forEach(array.numBlocks(), block -> {
-            Task task = blockTask(array, block, selectors, selectorAxis, parts, points, resolved, resultShape, source, valueShape);
-            tasks.put(Key.of(name, block), task == null ? Task.ref(array.key(block)) : task);
+            Planned planned = blockTask(array, block, selectors, selectorAxis, parts, points, resolved, resultShape, source, valueShape);
+            tasks.put(Key.of(name, block), planned == null ? Task.ref(array.key(block)) : planned.task());
+            if (planned != null && planned.workingBytes() > 0) {
+                working.put(Arrays.stream(block).boxed().toList(), planned.workingBytes());
+            }
         });
         if (tasks.values().stream().allMatch(Task.Ref.class::isInstance)) {
             // The selection is empty: nothing changes, so the array is its own result.
@@ -95,11 +102,40 @@ final class Assignment {
             dependencies.add(chunked.name());
             graph = HighLevelGraph.merge(graph, chunked.graph());
         }
-        return new ChunkedArray(graph.with(new MaterializedLayer(name, tasks), dependencies), name, chunks, array.meta());
+        // A block the selection meets copies x's block (its result) and allocates what workingBytes says; one it misses is x's block.
+        graph = Footprints.declare(graph.with(new MaterializedLayer(name, tasks), dependencies), name, Workings.perBlock(working, 0));
+        return new ChunkedArray(graph, name, chunks, array.meta());
+    }
+
+    /** A block's task and what it allocates besides its result. */
+    private record Planned(Task task, long workingBytes) {
+    }
+
+    /**
+     * What the task of one block allocates besides the copy of x's block: the part of the value it
+     * needs (joined from the value's blocks along each axis it spans when the value is chunked,
+     * and possibly copied once more to drop leading axes) and, with points, the values picked for
+     * them and the int64 index arrays of picking and writing (which the indexing may copy again).
+     */
+    private static long workingBytes(Object source, long[] regionShape, int pointCount, int indexArrays, long boxElements) {
+        long valueItem = source instanceof ChunkedArray chunked ? chunked.dtype().byteSize() : ((NDArray) source).dtype().byteSize();
+        int valueNdim = source instanceof ChunkedArray chunked ? chunked.ndim() : ((NDArray) source).ndim();
+        long regionElements = 1;
+        for (long length : regionShape) {
+            regionElements *= length;
+        }
+        long regionBytes = regionElements * valueItem;
+        long bytes = source instanceof ChunkedArray ? regionBytes * (valueNdim + 1L) : regionBytes;
+        if (pointCount > 0) {
+            long restElements = boxElements == 0 ? 0 : regionElements / boxElements;
+            // The values picked for the points, a byte per element written through integer positions, the index arrays.
+            bytes += pointCount * restElements * (valueItem + 1) + 2L * pointCount * indexArrays * Long.BYTES;
+        }
+        return bytes;
     }
 
     /** The task of one block, or null when the selection misses it. */
-    private static Task blockTask(ChunkedArray array, int[] block, List<AxisSelector> selectors, int[] selectorAxis, List<AxisPart[]> parts,
+    private static Planned blockTask(ChunkedArray array, int[] block, List<AxisSelector> selectors, int[] selectorAxis, List<AxisPart[]> parts,
             Points points, ResolvedIndex resolved, long[] resultShape, Object source, long[] valueShape) {
         List<BlockSlice.Step> steps = new ArrayList<>(selectors.size());
         List<Long> restStarts = new ArrayList<>();
@@ -125,8 +161,10 @@ final class Assignment {
         long[] regionStart = restStarts.stream().mapToLong(Long::longValue).toArray();
         long[] regionShape = restCounts.stream().mapToLong(Long::longValue).toArray();
         SetBlock function;
+        long working;
         if (points == null) {
             function = new SetBlock(steps, new int[0], new long[0][], regionShape, 0, new long[0][]);
+            working = workingBytes(source, regionShape, 0, 0, 1);
         } else {
             List<Integer> blockPoints = points.inBlock(block);
             if (blockPoints == null) {
@@ -161,8 +199,10 @@ final class Assignment {
             regionShape = insert(regionShape, resolved.pointPosition(), boxShape);
             function = new SetBlock(steps, resolved.gatheredViewAxes(), points.localCoordinates(blockPoints), regionShape, resolved.pointPosition(),
                     pointCoordinates);
+            long boxElements = Arrays.stream(boxShape).reduce(1, Math::multiplyExact);
+            working = workingBytes(source, regionShape, blockPoints.size(), pointShape.length + resolved.gatheredViewAxes().length + 1, boxElements);
         }
-        return Task.call(function, array.key(block), valueRegion(source, valueShape, resultShape, regionStart, regionShape));
+        return new Planned(Task.call(function, array.key(block), valueRegion(source, valueShape, resultShape, regionStart, regionShape)), working);
     }
 
     /** The part of the value that the result region {@code [start, start + shape)} takes, in the value's axes. */
@@ -395,8 +435,12 @@ final class Assignment {
             mask = org.tessera.array.rechunk.Rechunk.rechunk(mask, aligned);
         }
         String letters = CreationLayer.AXIS_LETTERS.substring(0, array.ndim());
+        // Besides the copy of the block (its result): the coordinates of the mask's true elements, an int64 array per
+        // mask axis, and what writing through them makes on the way (a byte per element written, a flat copy of the
+        // mask), bounded by the mask block's elements, which the block's elements bound in turn.
+        double perElement = ((mask.ndim() + 1.0) * Long.BYTES + 2) / Math.max(1, array.dtype().byteSize());
         return Blockwise.of("setitem-mask", new MaskedAssignBlock(), letters).input(array, letters).input(mask, letters.substring(0, mask.ndim()))
-                .constant(element.reshape()).meta(array.meta()).build();
+                .constant(element.reshape()).meta(array.meta()).working(Workings.plus(Working.ofResult(perElement), Working.fixed(Long.BYTES))).build();
     }
 
     /** A copy of the block with the masked elements set to the value. */

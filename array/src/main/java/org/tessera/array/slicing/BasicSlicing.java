@@ -11,8 +11,11 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.Metas;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 
 /**
@@ -71,7 +74,9 @@ final class BasicSlicing {
             tasks.put(Key.of(name, output), task);
         });
         Chunks result = Chunks.of(outputChunks.toArray(long[][]::new));
-        return new ChunkedArray(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, result,
+        // Every block is a view of an input block (or a deferred selection a reader computes): nothing is allocated.
+        HighLevelGraph graph = Footprints.declare(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, Working.none());
+        return new ChunkedArray(graph, name, result,
                 Metas.metaFromArray(array, result.ndim(), array.dtype()));
     }
 }

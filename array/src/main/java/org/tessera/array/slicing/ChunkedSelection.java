@@ -12,9 +12,12 @@ import java.util.Set;
 import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
+import org.tessera.array.blockwise.Workings;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.chunks.UnknownChunksException;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.reshape.Transpose;
 import org.tessera.graph.TaskFunction;
@@ -196,14 +199,25 @@ final class ChunkedSelection {
                         BlockwiseArgument.blocks(alignedMask.name(), maskLetters, alignedMask.numBlocks())),
                 blockCounts, null);
         long[][] lengths = new long[outputLetters.length()][];
+        long[][] bounds = new long[outputLetters.length()][];
         for (int output = 0; output < lengths.length; output++) {
             int viewAxis = viewLetters.indexOf(outputLetters.charAt(output));
             lengths[output] = alignedView.chunks().axis(viewAxis);
+            bounds[output] = lengths[output].clone();
             if (viewAxis == firstMaskAxis) {
                 Arrays.fill(lengths[output], Chunks.UNKNOWN);
+                // A block keeps at most the elements of its mask block: its rows times the mask's other axes (one block each).
+                for (int block = 0; block < bounds[output].length; block++) {
+                    for (int axis = 1; axis < maskAxes; axis++) {
+                        bounds[output][block] *= alignedView.chunks().length(firstMaskAxis + axis, 0);
+                    }
+                }
             }
         }
-        return withLayer(layer, alignedView, alignedMask, Chunks.of(lengths));
+        // Besides the result: the coordinates of the mask's true elements, an int64 array per mask axis, and a flat
+        // copy of the mask where it is not contiguous, bounded by the mask block's elements.
+        long[] maskBytes = Arrays.stream(bounds[firstMaskAxis]).map(elements -> elements * ((long) maskAxes * Long.BYTES + 1)).toArray();
+        return withLayer(layer, alignedView, alignedMask, Chunks.of(lengths), Chunks.of(bounds), Workings.alongAxis(firstMaskAxis, maskBytes));
     }
 
     /** Result block j along {@code axis} holds the elements that block j of {@code positions} names. */
@@ -230,12 +244,23 @@ final class ChunkedSelection {
         for (int other = 0; other < lengths.length; other++) {
             lengths[other] = other == axis ? positions.chunks().axis(0) : view.chunks().axis(other);
         }
-        return withLayer(layer, view, positions, Chunks.of(lengths));
+        Chunks chunks = Chunks.of(lengths);
+        // Besides the result: the values picked from each input block (as many in all), a byte per element that
+        // writing them through integer positions marks, and per position int64 places and block-local positions,
+        // which indexing may copy again.
+        long[] positionBytes = positions.chunks().isKnown()
+                ? Arrays.stream(positions.chunks().axis(0)).map(count -> count * POSITION_INDEX_ARRAYS * Long.BYTES).toArray() : new long[0];
+        Working picked = Working.ofResult(1 + 1.0 / Math.max(1, view.dtype().byteSize()));
+        return withLayer(layer, view, positions, chunks, chunks, Workings.plus(picked, Workings.alongAxis(axis, positionBytes)));
     }
 
-    private static ChunkedArray withLayer(BlockwiseLayer layer, ChunkedArray view, ChunkedArray indexArray, Chunks chunks) {
+    /** The int64 arrays a result block of chunked positions makes per position: places, local positions, and a copy of each by the indexing. */
+    private static final long POSITION_INDEX_ARRAYS = 4;
+
+    private static ChunkedArray withLayer(BlockwiseLayer layer, ChunkedArray view, ChunkedArray indexArray, Chunks chunks, Chunks bounds, Working working) {
         Set<String> dependencies = new LinkedHashSet<>(List.of(view.name(), indexArray.name()));
         HighLevelGraph graph = HighLevelGraph.merge(view.graph(), indexArray.graph()).with(layer, dependencies);
+        graph = chunks.isKnown() ? Footprints.declare(graph, layer.name(), working) : Footprints.declareBounded(graph, layer.name(), working, bounds);
         return new ChunkedArray(graph, layer.name(), chunks, ChunkedArray.metaOf(view.dtype(), chunks.ndim()));
     }
 

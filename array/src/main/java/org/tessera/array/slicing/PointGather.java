@@ -10,10 +10,14 @@ import java.util.Set;
 import org.tessera.array.BlockGrid;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
+import org.tessera.array.blockwise.Workings;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.chunks.UnknownChunksException;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.layout.Shapes;
@@ -91,6 +95,13 @@ final class PointGather {
         long rowSize = pointShape[0] == 0 ? 0 : totalPoints / pointShape[0];
         int[] restCounts = Arrays.stream(restAxes).map(chunks::blockCount).toArray();
         Map<Key, Task> tasks = new LinkedHashMap<>();
+        long[] indexBytes = new long[groups.size()];
+        for (int group = 0; group < groups.size(); group++) {
+            long groupPoints = (long) (groups.get(group)[1] - groups.get(group)[0]) * rowSize;
+            // Per input block an int64 array of its points' coordinates per indexed axis and one of their places;
+            // the indexing itself may make each again.
+            indexBytes[group] = 2 * groupPoints * (gatheredCount + 1) * Long.BYTES;
+        }
         for (int group = 0; group < groups.size(); group++) {
             int firstPoint = (int) (groups.get(group)[0] * rowSize);
             int endPoint = (int) (groups.get(group)[1] * rowSize);
@@ -127,7 +138,12 @@ final class PointGather {
             });
         }
         Chunks result = Chunks.of(outputChunks.toArray(long[][]::new));
-        return new ChunkedArray(view.graph().with(new MaterializedLayer(name, tasks), Set.of(view.name())), name, result,
+        // A block allocates its result, the points picked from each input block (as many again), a byte per element
+        // that writing them to their places through integer positions marks, and the index arrays.
+        Working picked = Working.ofResult(1 + 1.0 / Math.max(1, view.dtype().byteSize()));
+        HighLevelGraph graph = Footprints.declare(view.graph().with(new MaterializedLayer(name, tasks), Set.of(view.name())), name,
+                Workings.plus(picked, Workings.alongAxis(pointPosition, indexBytes)));
+        return new ChunkedArray(graph, name, result,
                 ChunkedArray.metaOf(view.dtype(), result.ndim()));
     }
 

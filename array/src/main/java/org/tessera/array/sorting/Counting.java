@@ -42,7 +42,11 @@ public final class Counting {
         TaskFunction chunkStep = TaskFunction.named("unique-chunk", arguments -> NDArrays.unique(Blocks.dense(arguments.get(0), "unique")));
         TaskFunction combineStep = TaskFunction.named("unique-combine",
                 arguments -> NDArrays.unique(NDArrays.concatenate(PartialTree.partials(arguments), 0)));
-        ChunkedArray tree = PartialTree.reduce("unique", x, chunkStep, combineStep, TreeReduction.DEFAULT_SPLIT_EVERY, new long[] {Chunks.UNKNOWN}, x.dtype());
+        // A block's distinct values are at most its elements; a sort copies, sorts and masks them (three arrays of the block's size).
+        long item = x.dtype().byteSize();
+        PartialTree.Partials sizes = new PartialTree.Partials(0, item, Math.multiplyExact(x.size(), item), 4.0 * item, 0, 3);
+        ChunkedArray tree = PartialTree.reduce("unique", x, chunkStep, combineStep, TreeReduction.DEFAULT_SPLIT_EVERY, new long[] {Chunks.UNKNOWN},
+                x.dtype(), sizes);
         Key result = tree.flatKeys().getFirst();
         return (NDArray) scheduler.compute(Optimization.optimize(tree.graph(), List.of(result)), List.of(result)).get(result);
     }
@@ -78,8 +82,11 @@ public final class Counting {
         }
         TaskFunction chunkStep = TaskFunction.named("histogram-chunk", arguments -> countInBins(Blocks.dense(arguments.get(0), "histogram"), bounds));
         TaskFunction combineStep = TaskFunction.named("histogram-combine", arguments -> sum(PartialTree.partials(arguments)));
+        // Counts per bin; a block is copied to be read flat, and counted into a long[] of the bins.
+        long countBytes = (bounds.length - 1L) * Long.BYTES;
+        PartialTree.Partials sizes = new PartialTree.Partials(countBytes, 0, countBytes, x.dtype().byteSize(), countBytes, 0);
         ChunkedArray counts = PartialTree.reduce("histogram", x, chunkStep, combineStep, TreeReduction.DEFAULT_SPLIT_EVERY,
-                new long[] {bounds.length - 1}, DType.INT64);
+                new long[] {bounds.length - 1}, DType.INT64, sizes);
         return new Histogram(counts, edges.astype(DType.FLOAT64).copy());
     }
 
@@ -101,7 +108,10 @@ public final class Counting {
         }
         TaskFunction chunkStep = TaskFunction.named("bincount-chunk", arguments -> countValues(Blocks.dense(arguments.get(0), "bincount"), minlength));
         TaskFunction combineStep = TaskFunction.named("bincount-combine", arguments -> sum(PartialTree.partials(arguments)));
-        return PartialTree.reduce("bincount", x, chunkStep, combineStep, TreeReduction.DEFAULT_SPLIT_EVERY, new long[] {minlength}, DType.INT64);
+        // Counts per value, counted into a long[] of minlength.
+        long countBytes = (long) minlength * Long.BYTES;
+        PartialTree.Partials sizes = new PartialTree.Partials(countBytes, 0, countBytes, 0, countBytes, 0);
+        return PartialTree.reduce("bincount", x, chunkStep, combineStep, TreeReduction.DEFAULT_SPLIT_EVERY, new long[] {minlength}, DType.INT64, sizes);
     }
 
     static NDArray countInBins(NDArray block, double[] bounds) {

@@ -7,6 +7,7 @@ import java.util.List;
 import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.blockwise.MapBlocks;
+import org.tessera.array.plan.Working;
 import org.tessera.array.reduction.TreeReduction;
 import org.tessera.graph.TaskFunction;
 import org.tessera.ndarray.NDArray;
@@ -29,6 +30,8 @@ import org.tessera.ndarray.layout.Shapes;
  */
 public final class Percentiles {
     private static final int GRID_STEPS = 100;
+    /** The bytes of one weighted sample in the merge: a double[2] with its header, its list slot, its position and value. */
+    private static final long SAMPLE_BYTES = 64;
 
     private Percentiles() {
     }
@@ -60,10 +63,17 @@ public final class Percentiles {
         });
         TaskFunction combineStep = TaskFunction.named("percentile-combine",
                 arguments -> NDArrays.concatenate(PartialTree.partials(arguments), 0));
+        // A block's report is a row of the grid's values and its count; its values are copied to a double[] and sorted.
+        long reportBytes = (grid.length + 1L) * Long.BYTES;
+        long blocks = x.chunks().totalBlocks();
+        PartialTree.Partials sizes = new PartialTree.Partials(reportBytes, 0, blocks * reportBytes, Double.BYTES + x.dtype().byteSize(), 0, 0);
         ChunkedArray reports = PartialTree.reduce("percentile-reports", x, chunkStep, combineStep, TreeReduction.DEFAULT_SPLIT_EVERY,
-                new long[] {x.chunks().totalBlocks(), grid.length + 1}, DType.FLOAT64);
-        return MapBlocks.of(blocks -> NDArrays.array(merge(blocks[0], grid, requested, oneBlock)), reports)
-                .label("percentile").dropAxis(0, 1).newAxis(0, new long[] {requested.length}).dtype(DType.FLOAT64).token(Arrays.toString(requested)).build();
+                new long[] {blocks, grid.length + 1}, DType.FLOAT64, sizes);
+        // The merge makes a weighted sample of every report value (a double[2] each in a list), then their positions and values.
+        Working merging = Working.fixed(blocks * (grid.length + 1L) * SAMPLE_BYTES);
+        return MapBlocks.of(blocks2 -> NDArrays.array(merge(blocks2[0], grid, requested, oneBlock)), reports)
+                .label("percentile").dropAxis(0, 1).newAxis(0, new long[] {requested.length}).dtype(DType.FLOAT64).token(Arrays.toString(requested))
+                .working(merging).build();
     }
 
     /** The requested percentiles and every whole percent, sorted and distinct. */

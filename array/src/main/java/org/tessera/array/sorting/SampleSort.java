@@ -18,6 +18,10 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.LayerFootprint;
+import org.tessera.array.plan.Working;
+import org.tessera.array.reduction.LayerMemory;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
@@ -150,6 +154,7 @@ final class SampleSort {
             runTasks.put(key, Task.call(runFunction, x.key(index), plan.offsets[index[axis]], directory, "run-" + blockName(index)));
         });
         plan.graph = plan.graph.with(new MaterializedLayer(plan.runsName, runTasks), Set.of(x.name()));
+        plan.graph = declareRuns(plan, positions);
 
         if (splits && plan.along > 1) {
             TaskFunction splitFunction = TaskFunction.named("sort-split", arguments -> split(runsOf(arguments.get(1)), (Long) arguments.get(0)));
@@ -160,8 +165,50 @@ final class SampleSort {
                 }
             });
             plan.graph = plan.graph.with(new MaterializedLayer(plan.splitsName, splitTasks), Set.of(plan.runsName));
+            // The cuts of every lane of the group, and the key before each: a boundary's arrays; a file run's reader each.
+            Chunks chunks = x.chunks();
+            int runs = plan.along;
+            long readers = plan.scratchDirectory == null ? 0 : runs * SortedRun.readerBytes(dtype);
+            plan.graph = LayerMemory.tasks(plan.graph, plan.splitsName, key -> {
+                long lines = lines(chunks, axis, key);
+                return 64 + 8 * lines * runs + 9 * lines;
+            }, key -> readers);
         }
         return plan;
+    }
+
+    /**
+     * The runs' footprint. A run in memory is the block's values sorted (and their positions), made
+     * from the block's lanes, a copy where the axis is not the last; a run in a file is a handle of
+     * samples, and its task allocates the sorted arrays it writes and the buffer it writes through.
+     */
+    private static HighLevelGraph declareRuns(Plan plan, boolean positions) {
+        Chunks chunks = plan.x.chunks();
+        long item = plan.x.dtype().byteSize();
+        long runItem = item + (positions ? Long.BYTES : 0);
+        if (plan.scratchDirectory == null) {
+            LayerFootprint values = new LayerFootprint(chunks, chunks, runItem, new LayerMemory.PerBlock(chunks, item, 0, 0),
+                    LayerFootprint.Traffic.NONE);
+            // SortedRun counts 256 bytes beside its arrays.
+            return plan.graph.withFootprint(plan.runsName, new LayerMemory.Parts(values, 256 - LayerFootprint.HEADER_BYTES));
+        }
+        int axis = plan.axis;
+        String directory = plan.scratchDirectory;
+        return LayerMemory.tasks(plan.graph, plan.runsName,
+                key -> SortedRun.fileHandleBytes(lines(chunks, axis, key), chunks.length(axis, Math.min(key.index(axis), chunks.blockCount(axis) - 1)),
+                        directory),
+                key -> LayerMemory.elements(chunks, key) * (runItem + item) + SortedRun.WRITE_BUFFER_BYTES);
+    }
+
+    /** The lanes of the group at {@code key}: the elements of its blocks on the axes other than {@code axis}. */
+    private static long lines(Chunks chunks, int axis, Key key) {
+        long lines = 1;
+        for (int other = 0; other < chunks.ndim(); other++) {
+            if (other != axis) {
+                lines *= chunks.length(other, Math.min(key.rank() == chunks.ndim() ? key.index(other) : 0, chunks.blockCount(other) - 1));
+            }
+        }
+        return lines;
     }
 
     /** The sorted array (values) or its argsort (int64 positions along the axis), in the input's chunks. */
@@ -192,6 +239,12 @@ final class SampleSort {
         });
         Set<String> dependencies = plan.along > 1 ? Set.of(plan.runsName, plan.splitsName) : Set.of(plan.runsName);
         HighLevelGraph graph = plan.graph.with(new MaterializedLayer(name, tasks), dependencies);
+        // The merge fills the values and, for argsort, the positions (the result) too; a file run's reader and window each.
+        long item = x.dtype().byteSize();
+        long runItem = item + (positions ? Long.BYTES : 0);
+        long files = plan.scratchDirectory == null ? 0 : along * (SortedRun.readerBytes(x.dtype()) + (long) RunMerge.WINDOW * runItem);
+        Working merging = (key, resultBytes) -> (positions ? resultBytes / Long.BYTES * item : 0) + files;
+        graph = Footprints.declare(graph, name, merging);
         return new ChunkedArray(graph, name, x.chunks(), positions ? DType.INT64 : x.dtype());
     }
 
@@ -216,6 +269,8 @@ final class SampleSort {
         }
         Set<String> dependencies = plan.along > 1 ? Set.of(sorted.name(), plan.splitsName) : Set.of(sorted.name());
         HighLevelGraph graph = sorted.graph().with(new MaterializedLayer(name, tasks), dependencies);
+        // At most the sorted block's elements are kept: the block made contiguous, the kept elements, their copy when fewer.
+        graph = Footprints.declareBounded(graph, name, Working.ofResult(2), flat.chunks());
         return new ChunkedArray(graph, name, Chunks.of(lengths), flat.dtype());
     }
 
@@ -264,6 +319,15 @@ final class SampleSort {
             lengths[at++] = x.chunks().axis(other);
         }
         HighLevelGraph graph = plan.graph.with(new MaterializedLayer(name, tasks), Set.of(plan.runsName));
+        // The elements of the plan's ranks in every lane (ranks x lanes), the combination's arithmetic in a few arrays of the result's
+        // size, and a file run's reader each.
+        long ranks = quantiles.ranks().length;
+        long qElements = Arrays.stream(qShape).reduce(1, Math::multiplyExact);
+        long resultItem = quantiles.resultType().byteSize();
+        long readers = plan.scratchDirectory == null ? 0 : plan.along * SortedRun.readerBytes(dtype);
+        Working selecting = (key, resultBytes) -> ranks * (resultBytes / Math.max(1, qElements * resultItem)) * dtype.byteSize()
+                + 4 * resultBytes + readers;
+        graph = Footprints.declare(graph, name, selecting);
         ChunkedArray result = new ChunkedArray(graph, name, Chunks.of(lengths), quantiles.resultType());
         if (userAxis == null && keepdims) {
             // The flattened array's one kept axis becomes one per axis of the input.

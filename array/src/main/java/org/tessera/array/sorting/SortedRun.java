@@ -103,7 +103,7 @@ final class SortedRun implements Serializable, Sized {
         MemorySegment source = contiguous.segment();
         long start = contiguous.byteOffset();
         long total = contiguous.byteSize();
-        byte[] bytes = new byte[1 << 20];
+        byte[] bytes = new byte[WRITE_BUFFER_BYTES];
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         MemorySegment window = MemorySegment.ofArray(bytes);
         for (long done = 0; done < total; ) {
@@ -135,6 +135,22 @@ final class SortedRun implements Serializable, Sized {
     static int samplesPerLine(long length) {
         return Math.toIntExact((length + PAGE - 1) / PAGE);
     }
+
+    /**
+     * What reading a file run holds at most: its page buffer and the keys of the pages it caches
+     * (Java arrays, which the ndarray core does not count, but memory all the same).
+     */
+    static long readerBytes(DType dtype) {
+        return (long) PAGE * dtype.byteSize() + (long) FileReader.CACHED_PAGES * PAGE * Long.BYTES;
+    }
+
+    /** What a file run's handle holds: the samples of its lanes and its path. */
+    static long fileHandleBytes(long lines, long length, String directory) {
+        return 256 + 8L * lines * samplesPerLine(length) + 2L * (directory.length() + 128);
+    }
+
+    /** The buffer through which a run is written to its file. */
+    static final int WRITE_BUFFER_BYTES = 1 << 20;
 
     boolean inMemory() {
         return file == null;

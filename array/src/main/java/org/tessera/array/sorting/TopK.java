@@ -12,6 +12,9 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
+import org.tessera.array.reduction.LayerMemory;
 import org.tessera.array.reduction.TreeReduction;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
@@ -100,9 +103,17 @@ public final class TopK {
         Map<Key, Task> chunkTasks = new LinkedHashMap<>();
         BlockGrid.forEach(counts, index -> chunkTasks.put(Key.of(chunkName, index), Task.call(chunkStep, x.key(index), offsets[index[normalized]])));
         HighLevelGraph graph = x.graph().with(new MaterializedLayer(chunkName, chunkTasks), Set.of(x.name()));
+        // A partial holds the best |k| of each line (fewer in a shorter block) and their int64 places.
+        long item = x.dtype().byteSize();
+        long partialItem = item + Long.BYTES;
+        long[] kept = Arrays.stream(x.chunks().axis(normalized)).map(length -> Math.min(length, count)).toArray();
+        graph = LayerMemory.arrays(graph, chunkName, alongAxis(x.chunks(), normalized, kept), partialItem, 2,
+                new LayerMemory.PerBlock(x.chunks(), BEST_BYTES_PER_ELEMENT + 2.0 * item, 3, 0));
         String previous = chunkName;
         int along = counts[normalized];
         int depth = 0;
+        // best() over the joined partials: their join, and its temporaries per joined element.
+        double bestTimes = 1 + (BEST_BYTES_PER_ELEMENT + 2.0 * item) / partialItem;
         while (along > 1) {
             String combineName = label + "-combine" + depth++ + "-" + token;
             int groups = (along + splitEvery - 1) / splitEvery;
@@ -121,6 +132,18 @@ public final class TopK {
                 combineTasks.put(Key.of(combineName, index), Task.call(combineStep, members));
             });
             graph = graph.with(new MaterializedLayer(combineName, combineTasks), Set.of(previous));
+            long[] combined = new long[groups];
+            for (int group = 0; group < groups; group++) {
+                long members = 0;
+                for (int position = group * splitEvery; position < Math.min(sourceCount, (group + 1) * splitEvery); position++) {
+                    members += kept[position];
+                }
+                combined[group] = Math.min(members, count);
+            }
+            // A group joins up to splitEvery partials, each at most as long as the combined one along the axis.
+            graph = LayerMemory.arrays(graph, combineName, alongAxis(x.chunks(), normalized, combined), partialItem, 2,
+                    Working.ofResult(splitEvery * bestTimes + 3));
+            kept = combined;
             previous = combineName;
             along = groups;
         }
@@ -134,8 +157,25 @@ public final class TopK {
         for (int dimension = 0; dimension < lengths.length; dimension++) {
             lengths[dimension] = dimension == normalized ? new long[] {count} : x.chunks().axis(dimension);
         }
-        return new ChunkedArray(graph.with(new MaterializedLayer(name, resultTasks), Set.of(previous)), name, Chunks.of(lengths),
-                positions ? DType.INT64 : x.dtype());
+        // The result picks one array of the last partial: nothing allocated.
+        return new ChunkedArray(Footprints.declare(graph.with(new MaterializedLayer(name, resultTasks), Set.of(previous)), name, Working.none()),
+                name, Chunks.of(lengths), positions ? DType.INT64 : x.dtype());
+    }
+
+    /**
+     * What best() allocates per element of the values it is given, besides copies of the values:
+     * the places (made, then copied to lines), the stable order and its reversal, and the sort's own
+     * buffer of positions.
+     */
+    private static final double BEST_BYTES_PER_ELEMENT = 5.0 * Long.BYTES;
+
+    /** {@code chunks} with the lengths along {@code axis} replaced. */
+    private static Chunks alongAxis(Chunks chunks, int axis, long[] lengths) {
+        long[][] all = new long[chunks.ndim()][];
+        for (int other = 0; other < all.length; other++) {
+            all[other] = other == axis ? lengths : chunks.axis(other);
+        }
+        return Chunks.of(all);
     }
 
     /** The best |k| of {@code values} along {@code axis} (fewer if the axis is shorter), best first, with their places. */

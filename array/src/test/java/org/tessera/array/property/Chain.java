@@ -51,10 +51,23 @@ public record Chain(long[] shape, DType dtype, long valueSeed, long chunkSeed, L
      * goes on from the array before the step), and last how the values were compared.
      */
     public List<String> run(Scheduler scheduler) {
+        List<String> outcomes = new ArrayList<>();
+        State state = apply(scheduler, outcomes);
+        Comparison.assertComputes("end of chain " + this, state, scheduler);
+        outcomes.add(state.tolerant() ? COMPARED_WITHIN_TOLERANCE : COMPARED_BIT_FOR_BIT);
+        return outcomes;
+    }
+
+    /** The chunked array at the end of the chain, its values not computed (steps that need chunk sizes compute those). */
+    public ChunkedArray build(Scheduler scheduler) {
+        return apply(scheduler, new ArrayList<>()).chunked();
+    }
+
+    /** Applies the steps, checking each predicts the dense dtype and shape; adds what became of each step to {@code outcomes}. */
+    private State apply(Scheduler scheduler, List<String> outcomes) {
         NDArray dense = values(shape, dtype, valueSeed);
         State state = State.start(dense, start(dense));
         Comparison.assertPredicts("start", state);
-        List<String> outcomes = new ArrayList<>();
         for (int index = 0; index < steps.size(); index++) {
             Step step = steps.get(index);
             String where = "step " + index + " " + step;
@@ -73,9 +86,7 @@ public record Chain(long[] shape, DType dtype, long valueSeed, long chunkSeed, L
             state = next;
             Comparison.assertPredicts(where, state);
         }
-        Comparison.assertComputes("end of chain " + this, state, scheduler);
-        outcomes.add(state.tolerant() ? COMPARED_WITHIN_TOLERANCE : COMPARED_BIT_FOR_BIT);
-        return outcomes;
+        return state;
     }
 
     /**

@@ -235,7 +235,7 @@ final class Steps {
                 };
                 NeighbourSum function = new NeighbourSum(depth);
                 yield both(state, scheduler, where, dense -> overlapByHand(dense, function, depth, boundary),
-                        chunked -> chunked.mapOverlap(function, depth, new Boundary[] {boundary}), false);
+                        chunked -> Overlap.mapOverlap(chunked, function, depth, new Boundary[] {boundary}, null, function.working()), false);
             }
             case ASTYPE -> {
                 DType target = pick(DTYPES, step.a());
@@ -733,6 +733,20 @@ final class Steps {
      */
     record NeighbourSum(long[] depth) implements Overlap.OverlapFunction {
         private static final long serialVersionUID = 1L;
+
+        /**
+         * Its working memory, for memory plans: a copy of the enlarged block, and per shift a gather
+         * and a sum of it. An enlarged block is at most (1 + 2 depth) times the block along each axis.
+         */
+        org.tessera.array.plan.Working working() {
+            long copies = 1;
+            long enlarged = 1;
+            for (long axisDepth : depth) {
+                copies += 2 * axisDepth;
+                enlarged *= 1 + 2 * axisDepth;
+            }
+            return org.tessera.array.plan.Working.ofResult((double) copies * enlarged);
+        }
 
         @Override
         public NDArray apply(NDArray block) {

@@ -17,7 +17,9 @@ import java.util.stream.Stream;
 import com.sun.management.HotSpotDiagnosticMXBean;
 
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.plan.PlanObservers;
 import org.tessera.dashboard.Dashboard;
+import org.tessera.graph.schedule.Callback;
 import org.tessera.ndarray.blas.Blas;
 import org.tessera.ndarray.kernel.VectorMath;
 
@@ -29,6 +31,8 @@ import org.tessera.ndarray.kernel.VectorMath;
  */
 public final class WorkloadRunner {
     private static final Map<String, Supplier<Workload>> WORKLOADS = new TreeMap<>();
+    /** Projected and measured memory of the timed runs (see {@link MemoryRecord}). */
+    private static final MemoryRecord MEMORY = new MemoryRecord();
 
     static {
         WORKLOADS.put("W1", TransposeMeanWorkload::new);
@@ -84,7 +88,11 @@ public final class WorkloadRunner {
             System.err.println("tessera bench: dashboard at " + dashboard.url());
         }
         // Every chunked workload computes with the default scheduler, so choosing one is setting it.
-        ChunkedArray.setDefaultScheduler(Schedulers.named(scheduler, dashboard == null ? List.of() : List.of(dashboard)));
+        List<Callback> callbacks = new ArrayList<>(List.of(MEMORY));
+        if (dashboard != null) {
+            callbacks.add(dashboard);
+        }
+        ChunkedArray.setDefaultScheduler(Schedulers.named(scheduler, callbacks));
         Map<String, Object> measured;
         if (arguments[0].startsWith("R") || arguments[0].equals("H1")) {
             StoredWorkload stored = arguments[0].equals("H1") ? new StoredHdf5Workload(store == null ? null : Path.of(store)) : StoredArrayWorkload.all(store).get(arguments[0]);
@@ -146,12 +154,22 @@ public final class WorkloadRunner {
             check = outcome.value();
             ok &= outcome.ok();
         }
+        Map<String, Object> memory = Map.of();
+        if (workload.name().startsWith("W") || workload.name().startsWith("R") || workload.name().equals("H1")) {
+            // Planning is a pass over the graph, so the plans come from one more run, not timed.
+            MEMORY.clear();
+            try (AutoCloseable planning = PlanObservers.observe(MEMORY)) {
+                ok &= workload.run().ok();
+            }
+            memory = MEMORY.figures();
+        }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("workload", workload.name());
         result.put("impl", "tessera");
         result.put("seconds", median(runs));
         result.put("runs", runs);
         result.put("peak_rss_bytes", ProcessMemory.peakResidentBytes());
+        result.putAll(memory);
         result.put("check", check);
         result.put("check_ok", ok);
         result.put("params", workload.params());

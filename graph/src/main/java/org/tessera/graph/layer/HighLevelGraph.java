@@ -14,6 +14,7 @@ import java.util.Set;
 import org.tessera.graph.GraphException;
 import org.tessera.graph.Key;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.memory.Footprint;
 
 /**
  * A graph as named layers with dependencies between layers, as Dask's {@code HighLevelGraph}.
@@ -24,14 +25,51 @@ import org.tessera.graph.TaskGraph;
 public final class HighLevelGraph {
     private final Map<String, Layer> layers;
     private final Map<String, Set<String>> dependencies;
+    /** What each layer's tasks allocate, as its operation declared it (see {@link Footprint}); kept by layer name through every rewrite. */
+    private final Map<String, Footprint> footprints;
 
-    private HighLevelGraph(Map<String, Layer> layers, Map<String, Set<String>> dependencies) {
+    private HighLevelGraph(Map<String, Layer> layers, Map<String, Set<String>> dependencies, Map<String, Footprint> footprints) {
         this.layers = Collections.unmodifiableMap(layers);
         this.dependencies = Collections.unmodifiableMap(dependencies);
+        this.footprints = Collections.unmodifiableMap(footprints);
+    }
+
+    private HighLevelGraph(Map<String, Layer> layers, Map<String, Set<String>> dependencies) {
+        this(layers, dependencies, new HashMap<>());
     }
 
     public static HighLevelGraph empty() {
         return new HighLevelGraph(new LinkedHashMap<>(), new LinkedHashMap<>());
+    }
+
+    /** The footprint declared for layer {@code name}, or null where none was. */
+    public Footprint footprint(String name) {
+        return footprints.get(name);
+    }
+
+    /** Every declared footprint, by layer name. */
+    public Map<String, Footprint> footprints() {
+        return footprints;
+    }
+
+    /** This graph with {@code footprint} declared for layer {@code name} (which need not be here yet), replacing any before. */
+    public HighLevelGraph withFootprint(String name, Footprint footprint) {
+        if (footprint == null || footprint.equals(footprints.get(name))) {
+            return this;
+        }
+        Map<String, Footprint> declared = new HashMap<>(footprints);
+        declared.put(name, footprint);
+        return new HighLevelGraph(layers, dependencies, declared);
+    }
+
+    /** This graph with the footprints of {@code other} where this one declares none for a layer. */
+    public HighLevelGraph withFootprintsOf(HighLevelGraph other) {
+        if (other.footprints.isEmpty() || footprints.keySet().containsAll(other.footprints.keySet())) {
+            return this;
+        }
+        Map<String, Footprint> declared = new HashMap<>(other.footprints);
+        declared.putAll(footprints);
+        return new HighLevelGraph(layers, dependencies, declared);
     }
 
     /** A graph of one layer on top of the layers of {@code inputs}. */
@@ -46,11 +84,13 @@ public final class HighLevelGraph {
     public static HighLevelGraph merge(HighLevelGraph... graphs) {
         Map<String, Layer> layers = new LinkedHashMap<>();
         Map<String, Set<String>> dependencies = new LinkedHashMap<>();
+        Map<String, Footprint> footprints = new HashMap<>();
         for (HighLevelGraph graph : graphs) {
             graph.layers.forEach(layers::putIfAbsent);
             graph.dependencies.forEach(dependencies::putIfAbsent);
+            graph.footprints.forEach(footprints::putIfAbsent);
         }
-        return new HighLevelGraph(layers, dependencies);
+        return new HighLevelGraph(layers, dependencies, footprints);
     }
 
     /** This graph with one more layer reading {@code layerDependencies}, which must be here. */
@@ -66,7 +106,7 @@ public final class HighLevelGraph {
         newLayers.put(layer.name(), layer);
         Map<String, Set<String>> newDependencies = new LinkedHashMap<>(dependencies);
         newDependencies.put(layer.name(), Set.copyOf(layerDependencies));
-        return new HighLevelGraph(newLayers, newDependencies);
+        return new HighLevelGraph(newLayers, newDependencies, footprints);
     }
 
     /**
@@ -85,7 +125,7 @@ public final class HighLevelGraph {
         for (String name : layers.keySet()) {
             addAfterDependencies(name, layer, newDependencies, sorted, visiting);
         }
-        return new HighLevelGraph(sorted, newDependencies);
+        return new HighLevelGraph(sorted, newDependencies, footprints);
     }
 
     private void addAfterDependencies(String name, Layer replacement, Map<String, Set<String>> newDependencies, Map<String, Layer> sorted, Set<String> visiting) {
@@ -205,7 +245,7 @@ public final class HighLevelGraph {
                 keptDependencies.put(name, reads);
             }
         }
-        return new HighLevelGraph(ordered, keptDependencies);
+        return new HighLevelGraph(ordered, keptDependencies, footprints);
     }
 
     /** Every task of every layer, as the low-level graph a scheduler runs. */

@@ -19,10 +19,18 @@ public final class Optimization {
     }
 
     public static TaskGraph optimize(HighLevelGraph graph, Collection<Key> outputs) {
+        return fuseTasks(fuseLayers(graph, outputs).materialize(), outputs);
+    }
+
+    /** The passes over layers: culling, blockwise fusion and reader fusion, each fused layer with the footprints of what it absorbed. */
+    public static HighLevelGraph fuseLayers(HighLevelGraph graph, Collection<Key> outputs) {
         Set<String> outputLayers = new LinkedHashSet<>();
         outputs.forEach(output -> outputLayers.add(output.name()));
-        HighLevelGraph layered = ReaderFusion.fuse(BlockwiseFusion.fuse(graph.cull(outputs), outputLayers), outputLayers);
-        TaskGraph tasks = layered.materialize();
+        return ReaderFusion.fuse(BlockwiseFusion.fuse(graph.cull(outputs), outputLayers), outputLayers);
+    }
+
+    /** The passes over tasks, on the tasks of {@link #fuseLayers}: linear fusion, then inlining. */
+    public static TaskGraph fuseTasks(TaskGraph tasks, Collection<Key> outputs) {
         return Inlining.inline(LinearFusion.fuse(tasks, outputs), outputs);
     }
 }

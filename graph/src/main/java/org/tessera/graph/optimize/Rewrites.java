@@ -9,6 +9,7 @@ import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.Layer;
+import org.tessera.graph.memory.Footprint;
 
 /**
  * What the passes share: rebuilding a task graph in its original key order, and replacing a
@@ -68,6 +69,18 @@ final class Rewrites {
             boolean isReader = layer.name().equals(fused.name());
             rebuilt = rebuilt.with(isReader ? fused : layer, isReader ? fusedInputs : graph.dependencies(layer.name()));
         }
-        return rebuilt;
+        return rebuilt.withFootprintsOf(graph).withFootprint(fused.name(), fusedFootprint(graph, fused.name(), producer));
+    }
+
+    /** The fused layer's footprint: the reader's with the producer's tasks inside; undeclared where either was. */
+    private static Footprint fusedFootprint(HighLevelGraph graph, String reader, String producer) {
+        Footprint readerFootprint = graph.footprint(reader);
+        Footprint producerFootprint = graph.footprint(producer);
+        if (readerFootprint == null && producerFootprint == null) {
+            return null;
+        }
+        Footprint results = readerFootprint != null ? readerFootprint : Footprint.undeclared(Footprint.uniform(0, 0));
+        return Footprint.absorbing(results, graph.layer(reader), producer,
+                producerFootprint != null ? producerFootprint : Footprint.undeclared(Footprint.uniform(0, 0)));
     }
 }

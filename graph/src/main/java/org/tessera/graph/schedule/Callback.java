@@ -43,6 +43,10 @@ public interface Callback {
     default void spilled(Key key, long bytes) {
     }
 
+    /** After the last task of a computation that succeeded, before {@link #finish}: what it held and did, where the scheduler counts it. */
+    default void statistics(ExecutionStatistics statistics) {
+    }
+
     /** After the last task, or after the failure or cancellation that ended the computation. */
     default void finish(boolean succeeded) {
     }

@@ -12,10 +12,12 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.memory.AllocationMeter;
 import org.tessera.graph.memory.MemoryBudget;
 import org.tessera.graph.memory.SizeOf;
 import org.tessera.graph.memory.SpillStore;
@@ -76,6 +78,17 @@ final class Execution {
     private int peakLiveResults;
     private SpillStore spillStore;
 
+    /**
+     * The measured side of a memory plan: each worker's allocation meter, what it read when the
+     * worker took its current tasks, and whether it runs tasks now (all under the lock). The
+     * computation holds, at a moment, its results in memory and what each running task has
+     * allocated so far; {@link #measuredPeak} is the most of that seen when a worker completes.
+     */
+    private final LongSupplier[] meters;
+    private final long[] meterAtStart;
+    private final boolean[] running;
+    private long measuredPeak;
+
     Execution(TaskGraph fullGraph, Collection<Key> requested, int workerCount, MemoryBudget budget, Path spillDirectory, List<Callback> callbacks) {
         OrderedGraph ordered = OrderedGraph.of(fullGraph, requested);
         this.graph = fullGraph;
@@ -121,6 +134,9 @@ final class Execution {
         results = new Object[count];
         sizes = new long[count];
         pins = new int[count];
+        meters = new LongSupplier[workerCount];
+        meterAtStart = new long[workerCount];
+        running = new boolean[workerCount];
     }
 
     Computation run() {
@@ -165,10 +181,12 @@ final class Execution {
             for (int number : outputNumbers) {
                 values.put(keys[number], spilled.get(number) ? spillStore.take(keys[number]) : results[number]);
             }
-            callbacks.forEach(callback -> callback.finish(true));
             int spills = spillStore == null ? 0 : spillStore.spillCount();
             long spillBytes = spillStore == null ? 0 : spillStore.bytesWritten();
-            return new Computation(values, new ExecutionStatistics(finished, peakLiveResults, peakBytes, spills, spillBytes));
+            ExecutionStatistics statistics = new ExecutionStatistics(finished, peakLiveResults, peakBytes, spills, spillBytes, measuredPeak);
+            callbacks.forEach(callback -> callback.statistics(statistics));
+            callbacks.forEach(callback -> callback.finish(true));
+            return new Computation(values, statistics);
         } finally {
             if (spillStore != null) {
                 spillStore.close();
@@ -246,10 +264,17 @@ final class Execution {
         Object[] batchResults = new Object[MAX_BATCH];
         int batchSize = 0;
         int batchLimit = 1;
+        int lastRun = -1;
+        LongSupplier meter = AllocationMeter.find().ofCurrentThread();
         while (true) {
             lock.lock();
             int number = -1;
             try {
+                meters[worker] = meter;
+                if (batchSize > 0) {
+                    measureHeld(worker);
+                }
+                running[worker] = false;
                 for (int position = 0; position < batchSize; position++) {
                     number = batch[position];
                     complete(number, batchResults[position]);
@@ -263,8 +288,12 @@ final class Execution {
                 if (stopping) {
                     return;
                 }
+                if (!ready.isEmpty() && lastRun >= 0 && !sameLayer(ready.peek(), lastRun)) {
+                    // Another layer's tasks may take longer: batches start again from one.
+                    batchLimit = 1;
+                }
                 int take = budgeted ? 1 : Math.min(batchLimit, Math.max(1, ready.size() / workerCount));
-                while (batchSize < take && !ready.isEmpty()) {
+                while (batchSize < take && !ready.isEmpty() && (batchSize == 0 || sameLayer(ready.peek(), batch[0]))) {
                     number = ready.poll();
                     started[number] = true;
                     if (hinted[number]) {
@@ -273,7 +302,10 @@ final class Execution {
                     batch[batchSize] = number;
                     batchValues[batchSize] = claimInputs(number);
                     batchSize++;
+                    lastRun = number;
                 }
+                running[worker] = true;
+                meterAtStart[worker] = meter.getAsLong();
                 readAhead();
                 if (!ready.isEmpty()) {
                     workReady.signal();
@@ -314,6 +346,16 @@ final class Execution {
             boolean tiny = System.nanoTime() - start < TINY_TASK_NANOS * batchSize;
             batchLimit = tiny ? Math.min(MAX_BATCH, batchLimit * 2) : 1;
         }
+    }
+
+    /**
+     * Whether two tasks are of one layer (their keys share a name). A batch stays within the layer
+     * of the worker's last tasks, whose speed made it a batch: tasks of one layer take about as long
+     * as each other, so a batch taken after tiny tasks holds no large one (a memory plan runs small
+     * tasks in batches, and large ones alone).
+     */
+    private boolean sameLayer(int one, int other) {
+        return keys[one].name().equals(keys[other].name());
     }
 
     /**
@@ -406,6 +448,21 @@ final class Execution {
             values[position] = results[reads[position]];
         }
         return values;
+    }
+
+    /**
+     * Under the lock, when {@code worker} has finished its tasks and before their results are
+     * stored: the results in memory now, with its tasks' results and temporaries as it allocated
+     * them, and what every other running task has allocated so far.
+     */
+    private void measureHeld(int worker) {
+        long held = bytesInMemory;
+        for (int other = 0; other < running.length; other++) {
+            if (running[other] || other == worker) {
+                held += meters[other].getAsLong() - meterAtStart[other];
+            }
+        }
+        measuredPeak = Math.max(measuredPeak, held);
     }
 
     /** Under the lock: stores a result, releases inputs no one else reads, and readies readers. */

@@ -31,6 +31,11 @@ final class IntHeap {
         items[position] = item;
     }
 
+    /** The smallest item, left in the heap. */
+    int peek() {
+        return items[0];
+    }
+
     int poll() {
         int smallest = items[0];
         int last = items[--size];

@@ -16,6 +16,7 @@ import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.Creation;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.ndarray.NDArray;
 
@@ -100,7 +101,9 @@ public final class Hdf5 {
         for (int axis = 0; axis < shape.length; axis++) {
             blocks[axis] = chunks.axis(axis);
         }
-        return Creation.fromSource(dataset, ChunkSpec.explicit(blocks));
+        // A chunked dataset decodes each stored chunk a block overlaps whole; a contiguous one reads straight into the block.
+        return dataset.chunkShape().map(chunkShape -> Creation.fromStoredChunks(dataset, ChunkSpec.explicit(blocks), chunkShape))
+                .orElseGet(() -> Creation.fromSource(dataset, ChunkSpec.explicit(blocks), Working.none()));
     }
 
     /** Writes {@code array} as the only dataset of a new file (replacing {@code file}), contiguous as h5py's default. */

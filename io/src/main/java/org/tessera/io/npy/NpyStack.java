@@ -20,10 +20,13 @@ import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.BlockMaker;
 import org.tessera.array.creation.Creation;
 import org.tessera.array.creation.CreationLayer;
+import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Working;
 import org.tessera.graph.Key;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.optimize.Optimization;
 import org.tessera.graph.schedule.Scheduler;
 import org.tessera.ndarray.NDArray;
@@ -42,7 +45,8 @@ public final class NpyStack {
 
     /** A chunked array over a memory-mapped .npy file; each block copies its region out of the mapping. */
     public static ChunkedArray fromNpy(Path file, ChunkSpec spec) throws IOException {
-        return Creation.fromSource(new NpyFileSource(file), spec);
+        // A read copies its region out of the mapping into the block: nothing besides.
+        return Creation.fromSource(new NpyFileSource(file), spec, Working.none());
     }
 
     /** {@link #fromNpy(Path, ChunkSpec)} with Dask's automatic chunks (blocks near the default byte limit). */
@@ -87,7 +91,9 @@ public final class NpyStack {
             index[stackAxis] = block;
             keys.add(Key.of(name, index));
         }
-        scheduler.compute(Optimization.optimize(blocks.graph().with(layer, Set.of(blocks.name())), keys), keys);
+        // Each task writes its block to a file and returns its position.
+        HighLevelGraph graph = Footprints.writing(blocks.graph().with(layer, Set.of(blocks.name())), name, blocks.chunks(), blocks.dtype(), Working.none());
+        scheduler.compute(Optimization.optimize(graph, keys), keys);
     }
 
     /** Dask's {@code from_npy_stack}: block i along the stacking axis is {@code i.npy}, memory-mapped when read. */
@@ -96,8 +102,8 @@ public final class NpyStack {
         StackInfo info = StackInfo.fromPickle(Files.readAllBytes(infoFile), infoFile.toString());
         Chunks chunks = Chunks.of(info.chunks());
         String name = Tokens.name("from-npy-stack", directory.toAbsolutePath().toString(), chunks, Files.getLastModifiedTime(infoFile).toMillis());
-        return CreationLayer.create(name, chunks, ChunkedArray.metaOf(info.dtype(), chunks.ndim()), "from-npy-stack",
-                new ReadBlockFile(directory.toAbsolutePath().toString(), info.axis()));
+        return CreationLayer.createReading(name, chunks, ChunkedArray.metaOf(info.dtype(), chunks.ndim()), "from-npy-stack",
+                new ReadBlockFile(directory.toAbsolutePath().toString(), info.axis()), Working.none());
     }
 
     static void writeAtomically(Path file, byte[] bytes) throws IOException {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import org.tessera.array.ChunkedArray;
@@ -86,7 +87,31 @@ public final class Zarr {
 
     /** A chunked array in blocks given by {@code spec}; each block reads the chunks its region overlaps, and only those. */
     public static ChunkedArray fromZarr(ZarrArray array, ChunkSpec spec) {
-        return Creation.fromSource(array, spec);
+        return Creation.fromStoredChunks(array, spec, array.chunkShape(), decodedCopies(array.metadata()));
+    }
+
+    /**
+     * The arrays of a chunk's size that decoding one chunk makes: one, plus one for a shard's inner
+     * chunks assembled into it, plus one for each level of codecs that transposes (a copy into C order).
+     */
+    static int decodedCopies(ArrayMetadata metadata) {
+        if (!(metadata instanceof ArrayMetadataV3 version3)) {
+            return 1;
+        }
+        int copies = 1;
+        List<ArrayCodec> codecs = version3.codecs().codecs();
+        if (codecs.stream().anyMatch(ArrayCodec.Transpose.class::isInstance)) {
+            copies++;
+        }
+        for (ArrayCodec codec : codecs) {
+            if (codec instanceof ArrayCodec.Sharding sharding) {
+                copies++;
+                if (sharding.codecs().stream().anyMatch(ArrayCodec.Transpose.class::isInstance)) {
+                    copies++;
+                }
+            }
+        }
+        return copies;
     }
 
     /**

@@ -243,10 +243,10 @@ public final class OpenBlasGemm implements Gemm {
 
         MemorySegment segment(int slot, long bytes) {
             if (bytes > SCRATCH_LIMIT) {
-                return Arena.ofAuto().allocate(bytes, 64);
+                return org.tessera.ndarray.memory.Memory.allocateNative(bytes);
             }
             if (segments[slot] == null || segments[slot].byteSize() < bytes) {
-                segments[slot] = Arena.ofAuto().allocate(bytes, 64);
+                segments[slot] = org.tessera.ndarray.memory.Memory.allocateNative(bytes);
             }
             return segments[slot].asSlice(0, bytes);
         }

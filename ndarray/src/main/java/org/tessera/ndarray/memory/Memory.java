@@ -26,6 +26,7 @@ public final class Memory {
             return scratch.allocate(byteSize, true);
         }
         if (byteSize <= MAX_HEAP_BYTES) {
+            Allocations.record(byteSize);
             MemorySegment words = MemorySegment.ofArray(new long[(int) ((byteSize + Long.BYTES - 1) / Long.BYTES)]);
             return byteSize % Long.BYTES == 0 ? words : words.asSlice(0, byteSize);
         }
@@ -47,6 +48,7 @@ public final class Memory {
 
     /** Zero-filled native storage, released when it becomes unreachable. */
     public static MemorySegment allocateNative(long byteSize) {
+        Allocations.record(byteSize);
         return Arena.ofAuto().allocate(Math.max(byteSize, 1), NATIVE_ALIGNMENT).asSlice(0, byteSize);
     }
 

@@ -108,7 +108,9 @@ public final class Scratch {
         }
         if (slab == slabs.size()) {
             // Heap slabs like the arrays they stand in for: kernels compiled for heap segments stay monomorphic.
-            slabs.add(MemorySegment.ofArray(new long[(int) (Math.max(SLAB_BYTES, size) / Long.BYTES)]));
+            long slabBytes = Math.max(SLAB_BYTES, size) / Long.BYTES * Long.BYTES;
+            Allocations.record(slabBytes);
+            slabs.add(MemorySegment.ofArray(new long[(int) (slabBytes / Long.BYTES)]));
             used = 0;
         }
         MemorySegment storage = slabs.get(slab).asSlice(used, byteSize);

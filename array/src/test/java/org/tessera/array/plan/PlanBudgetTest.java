@@ -1,0 +1,127 @@
+package org.tessera.array.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.RegionSource;
+import org.tessera.array.chunks.ChunkSpec;
+import org.tessera.array.creation.Creation;
+import org.tessera.array.slicing.ChunkedIndex;
+import org.tessera.array.slicing.Slicing;
+import org.tessera.graph.schedule.MeasuredPeak;
+import org.tessera.graph.schedule.ThreadedScheduler;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.dtype.DType;
+
+/** A budget refuses a plan that cannot fit before anything runs, and runs one that can within it. */
+class PlanBudgetTest {
+    private static final long MIB = 1 << 20;
+
+    /** A source of uniform values that counts its reads, so a test can tell that nothing ran. */
+    private record CountingSource(RegionSource values, AtomicInteger reads) implements RegionSource {
+        static CountingSource of(long rows, long columns) {
+            return new CountingSource(RegionSource.of(NDArrays.arange(rows * columns).astype(DType.FLOAT64).reshape(rows, columns)), new AtomicInteger());
+        }
+
+        @Override
+        public long[] shape() {
+            return values.shape();
+        }
+
+        @Override
+        public DType dtype() {
+            return values.dtype();
+        }
+
+        @Override
+        public NDArray read(long[] start, long[] shape) {
+            reads.incrementAndGet();
+            return values.read(start, shape);
+        }
+
+        @Override
+        public Object identity() {
+            return this;
+        }
+    }
+
+    @Test
+    void aTaskLargerThanTheBudgetIsRefusedBeforeAnyBlockIsRead() {
+        CountingSource source = CountingSource.of(2000, 1000);
+        ChunkedArray x = Creation.fromSource(source, ChunkSpec.of(1000, 1000));
+        MemoryPlanException refused = assertThrows(MemoryPlanException.class, () -> x.add(1).sum().compute(Budget.of("4MB")));
+        assertEquals(0, source.reads().get());
+        String message = refused.getMessage();
+        assertTrue(message.contains("4.0 MiB") && message.contains("sum-chunk") && message.contains("smaller"), message);
+        assertTrue(refused.plan().largestTaskBytes() > 4 * MIB);
+    }
+
+    @Test
+    void fewerTasksRunAtOnceWhenTwoDoNotFit() {
+        ChunkedArray x = Creation.fromSource(CountingSource.of(4000, 1000), ChunkSpec.of(1000, 1000));
+        ChunkedArray y = x.multiply(2).sum(0);
+        long task = y.plan().largestTaskBytes();
+        Budget budget = Budget.ofBytes(task + task / 2);
+        ThreadedScheduler scheduler = ChunkedArray.budgetedScheduler(List.of(y), budget);
+        assertEquals(1, scheduler.workers());
+        MeasuredPeak peak = new MeasuredPeak();
+        NDArray sums = ChunkedArray.computeAll(ChunkedArray.budgetedScheduler(List.of(y), budget, List.of(peak)), List.of(y)).getFirst();
+        assertEquals(y.compute(new ThreadedScheduler()).toString(), sums.toString());
+        assertTrue(peak.bytes() > 0 && peak.bytes() <= budget.bytes(), "measured " + peak.bytes() + " within " + budget.bytes());
+    }
+
+    @Test
+    void resultsBeyondTheBudgetWaitOnDiskAndTheRunStaysWithinIt() {
+        // x - x.mean(0) over a tall array: the mean needs every block, and every block is read again after it.
+        ChunkedArray x = Creation.fromSource(CountingSource.of(16000, 200), ChunkSpec.of(1000, 200));
+        ChunkedArray centred = x.subtract(x.mean(0)).sum(1);
+        Plan unbounded = centred.plan(Budget.ofBytes(1L << 40));
+        Budget budget = Budget.ofBytes(Math.max(unbounded.largestTaskBytes() * 3, unbounded.projectedPeakBytes() / 4));
+        Plan plan = centred.plan(budget);
+        assertTrue(plan.fits() && !plan.fitsInMemory(), plan.toString());
+        MeasuredPeak peak = new MeasuredPeak();
+        NDArray computed = ChunkedArray.computeAll(ChunkedArray.budgetedScheduler(List.of(centred), budget, List.of(peak)), List.of(centred)).getFirst();
+        assertEquals(centred.compute().toString(), computed.toString());
+        assertTrue(peak.bytes() <= budget.bytes(), "measured " + peak.bytes() + " within " + budget.bytes() + System.lineSeparator() + plan);
+    }
+
+    @Test
+    void unknownChunksAreProjectedAtTheirBoundAndComputingThemTightensThePlan() {
+        NDArray values = NDArrays.arange(100_000).astype(DType.FLOAT64);
+        ChunkedArray x = Creation.fromSource(RegionSource.of(values), ChunkSpec.of(10_000));
+        ChunkedArray masked = Slicing.get(x, List.of(ChunkedIndex.mask(x.less(5_000L))));
+        Plan bounded = masked.plan();
+        assertTrue(bounded.undeclaredLayers().isEmpty(), bounded.toString());
+        ChunkedArray known = masked.computeChunkSizes();
+        Plan tight = known.plan();
+        assertTrue(tight.projectedPeakBytes() < bounded.projectedPeakBytes(), bounded + System.lineSeparator() + tight);
+        assertTrue(bounded.largestTaskBytes() >= 10_000 * 8, bounded.toString());
+    }
+
+    @Test
+    void budgetsAreReadAsPeopleWriteThem() {
+        assertEquals(2L << 30, Budget.of("2GB").bytes());
+        assertEquals(512L << 20, Budget.of("512 MiB").bytes());
+        assertEquals(3L << 29, Budget.of("1.5g").bytes());
+        assertEquals(4096, Budget.of("4096").bytes());
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Budget.of("lots"));
+        assertTrue(refused.getMessage().contains("'lots'"));
+    }
+
+    @Test
+    void thePlanPrintsAsATableAndAsHtml() {
+        ChunkedArray x = Creation.random(3, Creation.Distribution.UNIFORM, new long[] {2000, 2000}, ChunkSpec.of(500, 500));
+        Plan plan = x.add(x.T()).mean(0).plan(Budget.of("64MB"));
+        String table = plan.toString();
+        assertTrue(table.contains("largest task") && table.contains("projected peak") && table.contains("64.0 MiB: fits"), table);
+        assertTrue(plan.toHtml().contains("<table") && plan.toHtml().contains("<svg"), plan.toHtml());
+        assertEquals(plan.tasks(), plan.layers().stream().mapToInt(row -> row.tasks()).sum());
+    }
+}

@@ -1,0 +1,62 @@
+package org.tessera.array.plan;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.lifecycle.AfterContainer;
+
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.property.Chain;
+import org.tessera.array.property.Chains;
+import org.tessera.graph.Key;
+import org.tessera.graph.schedule.Computation;
+import org.tessera.graph.schedule.SynchronousScheduler;
+import org.tessera.graph.schedule.ThreadedScheduler;
+
+/**
+ * The projection holds on random graphs: for chains of random operations over random chunkings
+ * (the property chains of the array module), every operation declared its working memory, and the
+ * peak the threaded scheduler measures is at most the one the plan projected. The ratio of the two
+ * is reported in the statistics, in tenths.
+ */
+class PlannedChainsTest {
+    private static final ThreadedScheduler THREADED = ThreadedScheduler.builder().workers(2).build();
+    private static double lowest = Double.MAX_VALUE;
+    private static double highest;
+
+    @Provide
+    Arbitrary<Chain> chains() {
+        return Chains.chains(8);
+    }
+
+    @Property(tries = 300, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
+    void theMeasuredPeakIsWithinTheProjectedOne(@ForAll("chains") Chain chain) {
+        ChunkedArray array = chain.build(new SynchronousScheduler());
+        Plan plan = array.plan(Budget.ofBytes(1L << 30));
+        assertTrue(plan.undeclaredLayers().isEmpty(), () -> "layers without a declared working memory: " + plan.undeclaredLayers() + " in " + chain);
+        List<Key> keys = array.flatKeys();
+        Computation run = THREADED.run(array.optimizedGraph(), keys);
+        long measured = run.statistics().measuredPeakBytes();
+        assertTrue(measured <= plan.projectedPeakBytes(), () -> "measured " + measured + " bytes, projected " + plan.projectedPeakBytes() + " for " + chain
+                + System.lineSeparator() + plan);
+        double ratio = (double) measured / Math.max(1, plan.projectedPeakBytes());
+        synchronized (PlannedChainsTest.class) {
+            lowest = Math.min(lowest, ratio);
+            highest = Math.max(highest, ratio);
+        }
+        Statistics.label("measured/projected").collect(Math.round(ratio * 10) / 10.0);
+    }
+
+    @AfterContainer
+    static void report() {
+        System.out.printf("measured/projected peak over the chains: %.2f to %.2f%n", lowest, highest);
+    }
+}

@@ -1,0 +1,306 @@
+package org.tessera.graph.memory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+import org.tessera.graph.Key;
+import org.tessera.graph.TaskGraph;
+import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.layer.Layer;
+import org.tessera.graph.optimize.Optimization;
+import org.tessera.graph.order.OrderedGraph;
+
+/**
+ * The memory a computation will take, projected from the footprints its layers declared, before
+ * any task runs. The graph is optimised as a computation optimises it; each task that remains is
+ * projected at what it allocates (its result and working memory, and those of every task fused or
+ * inlined into it) plus the results it reads. The computation's peak comes from running the tasks,
+ * on paper, as the threaded scheduler runs them: in its static order, {@code workers} at a time,
+ * each result held until its last reader is done. How long each task lasts is not known, so the
+ * paper run is done twice (tasks of one length; tasks as long as what they allocate), and the peak
+ * adds the largest task once for each worker but one, for a worker that runs ahead of both. Every
+ * task is counted at all it allocates, freed temporaries included, which is what the measured side
+ * counts too (see {@link org.tessera.graph.schedule.ExecutionStatistics#measuredPeakBytes()}).
+ *
+ * @param tasks           the tasks after optimisation
+ * @param layers          the layers that have tasks after optimisation, in the order their tasks first run
+ * @param largestTask     the key whose task holds most while it runs
+ * @param largestTaskBytes what it holds: inputs, result and working memory
+ * @param peakBytes       the projected peak of the whole computation
+ * @param undeclared      layers whose operation declared no working memory
+ * @param bytesRead       bytes the tasks read from stores
+ * @param bytesWritten    bytes the tasks write to stores
+ */
+public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask, long largestTaskBytes, long peakBytes,
+                               Set<String> undeclared, long bytesRead, long bytesWritten) {
+
+    /**
+     * One layer's tasks after optimisation.
+     *
+     * @param name          the layer
+     * @param tasks         its tasks
+     * @param largestTask   its task that holds most while it runs
+     * @param largestBytes  what that task holds: inputs, result and working memory
+     * @param resultBytes   the bytes of all its tasks' results
+     */
+    public record LayerRow(String name, int tasks, Key largestTask, long largestBytes, long resultBytes) {
+    }
+
+    /** Projects the computation of {@code outputs} of {@code graph} on {@code workers} workers. */
+    public static MemoryProjection of(HighLevelGraph graph, Collection<Key> outputs, int workers) {
+        HighLevelGraph layered = Optimization.fuseLayers(graph, outputs);
+        TaskGraph unfused = layered.materialize();
+        TaskGraph tasks = Optimization.fuseTasks(unfused, outputs);
+        Set<String> undeclared = new LinkedHashSet<>();
+        long read = 0;
+        long written = 0;
+        for (Layer layer : layered.layers().values()) {
+            Footprint footprint = layered.footprint(layer.name());
+            if (footprint == null || !footprint.declared()) {
+                undeclared.add(layer.name());
+            }
+        }
+        OrderedGraph ordered = OrderedGraph.of(tasks, outputs);
+        Key[] keys = ordered.keys();
+        Inside inside = new Inside(layered, unfused, tasks);
+        long[] results = new long[keys.length];
+        long[] own = new long[keys.length];
+        int[][] inputs = ordered.inputs();
+        Key largest = null;
+        long largestBytes = -1;
+        for (int number = 0; number < keys.length; number++) {
+            results[number] = inside.result(keys[number]);
+            own[number] = inside.allocated(keys[number]);
+            read += inside.read(keys[number]);
+            written += inside.written(keys[number]);
+        }
+        Map<String, LayerRow> rows = new java.util.LinkedHashMap<>();
+        for (int number = 0; number < keys.length; number++) {
+            long bytes = own[number];
+            for (int input : inputs[number]) {
+                bytes += results[input];
+            }
+            if (bytes > largestBytes) {
+                largestBytes = bytes;
+                largest = keys[number];
+            }
+            Key key = keys[number];
+            long taskBytes = bytes;
+            long resultBytes = results[number];
+            rows.merge(key.name(), new LayerRow(key.name(), 1, key, bytes, resultBytes), (row, one) -> new LayerRow(row.name(), row.tasks() + 1,
+                    taskBytes > row.largestBytes() ? key : row.largestTask(), Math.max(row.largestBytes(), taskBytes), row.resultBytes() + resultBytes));
+        }
+        List<LayerRow> layers = List.copyOf(rows.values());
+        long largestOwn = 0;
+        for (long bytes : own) {
+            largestOwn = Math.max(largestOwn, bytes);
+        }
+        // Tasks last unequally in a real run, so a worker may be a task ahead of the paper run: one more of the largest for each worker but one.
+        long peak = simulate(ordered, results, own, Math.max(1, workers)) + (Math.max(1, workers) - 1) * largestOwn;
+        return new MemoryProjection(keys.length, layers, largest, Math.max(0, largestBytes), peak, undeclared, read, written);
+    }
+
+    /**
+     * The threaded scheduler takes up to {@value #BATCH} tasks at once while each takes under 20 µs,
+     * and holds all their results until the batch ends. A task that quick allocates little: the
+     * memory system of one core fills under half a megabyte in 20 µs. So tasks projected at no more
+     * than this are run on paper in batches too, and larger ones one at a time.
+     */
+    private static final long SMALL_TASK_BYTES = 512 << 10;
+    private static final int BATCH = 8;
+
+    /**
+     * The peak of two runs on paper, since how long tasks last is not known before they run: one
+     * where every task lasts as long, and one where a task lasts as long as the bytes it allocates
+     * (a large task is a slow one, and the other workers run ahead through small tasks meanwhile).
+     */
+    private static long simulate(OrderedGraph ordered, long[] results, long[] own, int workers) {
+        return Math.max(simulate(ordered, results, own, workers, false), simulate(ordered, results, own, workers, true));
+    }
+
+    /**
+     * Runs the tasks on paper as the threaded scheduler runs them: a free worker takes the
+     * lowest-numbered ready tasks (a batch of small ones, or one other); when a worker's tasks end,
+     * memory holds the results not yet released and what every running task allocates, which is
+     * when the scheduler measures too. Then the results are stored and inputs no one else reads are
+     * released.
+     */
+    private static long simulate(OrderedGraph ordered, long[] results, long[] own, int workers, boolean lastsAsItAllocates) {
+        int count = ordered.size();
+        int[][] inputs = ordered.inputs();
+        int[] inputsLeft = new int[count];
+        int[] readersLeft = new int[count];
+        boolean[] output = new boolean[count];
+        for (int number : ordered.outputs()) {
+            output[number] = true;
+        }
+        List<List<Integer>> readers = new ArrayList<>(count);
+        for (int number = 0; number < count; number++) {
+            readers.add(new ArrayList<>(2));
+        }
+        for (int number = 0; number < count; number++) {
+            inputsLeft[number] = inputs[number].length;
+            for (int input : inputs[number]) {
+                readersLeft[input]++;
+                readers.get(input).add(number);
+            }
+        }
+        PriorityQueue<Integer> ready = new PriorityQueue<>();
+        for (int number = 0; number < count; number++) {
+            if (inputsLeft[number] == 0) {
+                ready.add(number);
+            }
+        }
+        // Each worker's batch, the bytes it allocates and when it ends; running ones ordered by their end.
+        int[][] batches = new int[workers][];
+        long[] allocating = new long[workers];
+        long[] ends = new long[workers];
+        PriorityQueue<Integer> running = new PriorityQueue<>((one, other) -> ends[one] != ends[other] ? Long.compare(ends[one], ends[other]) : Integer.compare(one, other));
+        java.util.ArrayDeque<Integer> idle = new java.util.ArrayDeque<>();
+        for (int worker = 0; worker < workers; worker++) {
+            idle.add(worker);
+        }
+        long held = 0;
+        long peak = 0;
+        long allocatingNow = 0;
+        long now = 0;
+        while (true) {
+            while (!idle.isEmpty() && !ready.isEmpty()) {
+                int worker = idle.poll();
+                int take = own[ready.peek()] <= SMALL_TASK_BYTES ? Math.min(BATCH, Math.max(1, ready.size() / workers)) : 1;
+                int[] batch = new int[take];
+                int taken = 0;
+                long bytes = 0;
+                long duration = 0;
+                while (taken < take && !ready.isEmpty() && (taken == 0 || own[ready.peek()] <= SMALL_TASK_BYTES)) {
+                    int number = ready.poll();
+                    batch[taken++] = number;
+                    bytes += own[number];
+                    duration += lastsAsItAllocates ? own[number] + 1 : 1;
+                }
+                batches[worker] = java.util.Arrays.copyOf(batch, taken);
+                allocating[worker] = bytes;
+                allocatingNow += bytes;
+                ends[worker] = now + duration;
+                running.add(worker);
+            }
+            if (running.isEmpty()) {
+                return peak;
+            }
+            int worker = running.poll();
+            now = ends[worker];
+            peak = Math.max(peak, held + allocatingNow);
+            allocatingNow -= allocating[worker];
+            for (int number : batches[worker]) {
+                held += results[number];
+            }
+            for (int number : batches[worker]) {
+                for (int input : inputs[number]) {
+                    if (--readersLeft[input] == 0 && !output[input]) {
+                        held -= results[input];
+                    }
+                }
+                for (int reader : readers.get(number)) {
+                    if (--inputsLeft[reader] == 0) {
+                        ready.add(reader);
+                    }
+                }
+            }
+            idle.add(worker);
+        }
+    }
+
+    private static long ceilDivide(long bytes, long parts) {
+        return (bytes + parts - 1) / parts;
+    }
+
+    /**
+     * What a task of the optimised graph computes inside: its own key's footprint, and those of the
+     * keys of the layer passes' graph that linear fusion and inlining folded into it. Linear fusion
+     * folds a key into its one reader, which counts it whole. Inlining copies a task into each of
+     * its readers only where that costs nothing or computes no more than the part a reader reads
+     * (a view, a literal already in memory, a deferred block such as a random one), so each of n
+     * readers counts an n-th of it.
+     */
+    private static final class Inside {
+        private final HighLevelGraph layered;
+        private final TaskGraph unfused;
+        private final TaskGraph tasks;
+        private final Map<Key, long[]> folded = new HashMap<>();
+
+        Inside(HighLevelGraph layered, TaskGraph unfused, TaskGraph tasks) {
+            this.layered = layered;
+            this.unfused = unfused;
+            this.tasks = tasks;
+        }
+
+        long result(Key key) {
+            Footprint footprint = layered.footprint(key.name());
+            return footprint == null ? 0 : footprint.resultBytes(key);
+        }
+
+        long allocated(Key key) {
+            return totals(key)[0];
+        }
+
+        long read(Key key) {
+            return totals(key)[1];
+        }
+
+        long written(Key key) {
+            return totals(key)[2];
+        }
+
+        /** Allocated, read and written bytes of {@code key}'s task and of every key folded into it. */
+        private long[] totals(Key key) {
+            long[] known = folded.get(key);
+            if (known != null) {
+                return known;
+            }
+            // Iteratively, deepest first: a fused chain may be thousands of keys long.
+            List<Key> pending = new ArrayList<>();
+            pending.add(key);
+            while (!pending.isEmpty()) {
+                Key current = pending.getLast();
+                if (folded.containsKey(current)) {
+                    pending.removeLast();
+                    continue;
+                }
+                boolean ready = true;
+                for (Key input : unfused.contains(current) ? unfused.dependencies(current) : Set.<Key>of()) {
+                    if (!tasks.contains(input) && !folded.containsKey(input)) {
+                        pending.add(input);
+                        ready = false;
+                    }
+                }
+                if (!ready) {
+                    continue;
+                }
+                pending.removeLast();
+                Footprint footprint = layered.footprint(current.name());
+                long[] totals = footprint == null ? new long[3]
+                        : new long[] {footprint.taskBytes(current), footprint.bytesRead(current), footprint.bytesWritten(current)};
+                if (unfused.contains(current)) {
+                    for (Key input : unfused.dependencies(current)) {
+                        if (!tasks.contains(input)) {
+                            long[] inner = folded.get(input);
+                            // Inlined into several readers, a task is a view, a literal or a deferred block each reader computes its part of.
+                            long readers = Math.max(1, unfused.dependents(input).size());
+                            totals[0] += ceilDivide(inner[0], readers);
+                            totals[1] += ceilDivide(inner[1], readers);
+                            totals[2] += ceilDivide(inner[2], readers);
+                        }
+                    }
+                }
+                folded.put(current, totals);
+            }
+            return folded.get(key);
+        }
+    }
+}
