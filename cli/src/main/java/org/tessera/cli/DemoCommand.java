@@ -70,7 +70,8 @@ final class DemoCommand implements Callable<Integer> {
     private String master;
 
     @Option(names = "--memory", paramLabel = "SIZE", converter = ByteSizeConverter.class,
-            description = "The memory budget of the computation (default: 60% of the heap): it is planned first and refused before it runs if it cannot fit.")
+            description = "A memory budget to compute within: the computation is planned first, refused before it runs if it cannot fit, "
+                    + "and run with fewer tasks at once or results spilled to disk where the plan needs it (default: planned against 60% of the heap, run freely).")
     private ByteSize memory;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress bars.")
@@ -122,7 +123,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println("writing A, then computing A.T @ A, mean(A, axis=0) and std(A, axis=0) from the store...");
             out.flush();
             OutOfCoreDemo.Report report = OutOfCoreDemo.run(matrix, store, where, keep, progress, dashboard, schedulers,
-                    memory == null ? Budget.standard() : Budget.ofBytes(memory.bytes()));
+                    memory == null ? null : Budget.ofBytes(memory.bytes()));
             report(out, report);
             return report.isPlausible() ? 0 : 1;
         } finally {
@@ -184,9 +185,10 @@ final class DemoCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "check    trace(A.T @ A)/(N M) = %.5f (1/3), mean of column means = %.5f (1/2), mean of column stds = %.5f (%.5f): %s%n",
                 report.traceOverElements(), report.meanOfMeans(), report.meanOfDeviations(), Math.sqrt(1.0 / 12), report.isPlausible() ? "ok" : "WRONG");
         out.printf(Locale.ROOT, "wall     %.2f s; peak memory %s resident (VmHWM)%n", report.wallSeconds(), ByteSize.format(report.peakResidentBytes()));
-        out.printf(Locale.ROOT, "memory   projected peak %s within a budget of %s, measured %s (%.2f of the projection)%n",
-                ByteSize.format(report.plan().projectedPeakBytes()), ByteSize.format(report.plan().budget().bytes()),
-                ByteSize.format(report.measuredPeakBytes()), (double) report.measuredPeakBytes() / Math.max(1, report.plan().projectedPeakBytes()));
+        out.printf(Locale.ROOT, "memory   projected peak %s (largest task %s), measured %s (%.2f of the projection); budget %s%n",
+                ByteSize.format(report.plan().projectedPeakBytes()), ByteSize.format(report.plan().largestTaskBytes()),
+                ByteSize.format(report.measuredPeakBytes()), (double) report.measuredPeakBytes() / Math.max(1, report.plan().projectedPeakBytes()),
+                ByteSize.format(report.plan().budget().bytes()));
         out.println("plan     " + report.planPage());
         out.println("diagram  " + report.svg());
         out.println("profile  " + report.profile() + " (open in https://ui.perfetto.dev or chrome://tracing)");

@@ -132,9 +132,10 @@ final class OutOfCoreDemo {
      * there is one, watching both. The store is deleted at the end unless {@code keepStore}; the
      * diagram, the profile and the dashboard's page stay, being small.
      *
-     * <p>The computation is planned first, within {@code budget}, and refused before it reads
-     * anything if it cannot fit; on the threaded scheduler ({@code schedulers} null) it runs
-     * within the budget, and its measured peak is reported beside the projected one.
+     * <p>The computation is planned first, within {@code budget} (the standard one where null),
+     * and refused before it reads anything if it cannot fit; on the threaded scheduler
+     * ({@code schedulers} null) a budget given is kept while it runs. Its measured peak is reported
+     * beside the projected one.
      */
     static Report run(RandomZarrMatrix matrix, MatrixStore store, Path directory, boolean keepStore, Supplier<Callback> progress, Dashboard dashboard,
                       Function<List<Callback>, Scheduler> schedulers, Budget budget) throws IOException {
@@ -150,10 +151,10 @@ final class OutOfCoreDemo {
             ChunkedArray a = store.open();
             // One graph for the three results, so each block is read from the store once and feeds all three.
             List<ChunkedArray> outputs = List.of(a.T().matmul(a), a.mean(0), a.std(0, 0));
-            Plan plan = ChunkedArray.plan(outputs, budget).requireFits();
+            Plan plan = ChunkedArray.plan(outputs, budget == null ? Budget.standard() : budget).requireFits();
             MeasuredPeak meter = new MeasuredPeak();
             Function<List<Callback>, Scheduler> computing = schedulers != null ? schedulers
-                    : callbacks -> ChunkedArray.budgetedScheduler(outputs, budget, callbacks);
+                    : budget == null ? OutOfCoreDemo::threaded : callbacks -> ChunkedArray.budgetedScheduler(outputs, budget, callbacks);
             List<NDArray> results = ChunkedArray.computeAll(scheduler(computing, profiler, progress, dashboard, meter), outputs);
             double computeSeconds = (System.nanoTime() - start) / 1e9;
 

@@ -90,6 +90,26 @@ class DemoCommandTest {
     }
 
     @Test
+    void plansItsMemoryAndMeasuresWithinThePlan(@TempDir Path directory) throws IOException {
+        CommandLineRun run = CommandLineRun.of("demo", "--size", "64MB", "--memory", "400MB", "--dir", directory.toString(), "--quiet");
+        assertEquals(0, run.status(), run.out() + run.err());
+        Matcher memory = Pattern.compile("memory   projected peak ([0-9.]+) (kB|MB|GB) \\(largest task [^)]+\\), measured ([0-9.]+) (kB|MB|GB) "
+                + "\\(([0-9.]+) of the projection\\); budget 400 MB").matcher(run.out());
+        assertTrue(memory.find(), run.out());
+        double ratio = Double.parseDouble(memory.group(5));
+        assertTrue(ratio > 0 && ratio <= 1, run.out());
+        String page = Files.readString(directory.resolve("plan.html"));
+        assertTrue(page.contains("<svg") && page.contains("<table class=\"tessera-plan\">") && page.contains("std-chunk"), page);
+    }
+
+    @Test
+    void refusesAComputationWhoseLargestTaskExceedsTheBudget(@TempDir Path directory) {
+        CommandLineRun run = CommandLineRun.of("demo", "--size", "64MB", "--memory", "1MB", "--dir", directory.toString(), "--quiet");
+        assertEquals(1, run.status(), run.out() + run.err());
+        assertTrue((run.out() + run.err()).contains("does not fit the memory budget of 976.6 KiB"), run.out() + run.err());
+    }
+
+    @Test
     void refusesASizeTooSmallForOneBlock() {
         CommandLineRun run = CommandLineRun.of("demo", "--size", "10kB");
         assertEquals(2, run.status());
