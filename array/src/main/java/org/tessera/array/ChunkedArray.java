@@ -30,6 +30,7 @@ import org.tessera.array.plan.Footprints;
 import org.tessera.array.plan.MemoryPlanException;
 import org.tessera.array.plan.Plan;
 import org.tessera.array.plan.PlanObservers;
+import org.tessera.array.plan.Replanning;
 import org.tessera.array.rechunk.Rechunk;
 import org.tessera.array.reduction.ChunkedStatistics.Request;
 import org.tessera.array.reduction.ChunkedStatistics;
@@ -338,7 +339,23 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
 
     /** Computes several arrays in one graph within {@code budget}, as {@link #compute(Budget)}. */
     public static List<NDArray> computeAll(Collection<ChunkedArray> arrays, Budget budget) {
-        return computeAll(budgetedScheduler(arrays, budget), arrays);
+        List<ChunkedArray> fitted = withinBudget(arrays, budget);
+        return computeAll(budgetedScheduler(fitted, budget), fitted);
+    }
+
+    /**
+     * The same arrays, built again where their plan does not fit {@code budget} and an operation
+     * knows how to make smaller tasks (a rechunk's steps under a task memory limit of half the
+     * budget); the arrays as they are otherwise.
+     */
+    public static List<ChunkedArray> withinBudget(Collection<ChunkedArray> arrays, Budget budget) {
+        if (plan(arrays, budget, defaultWorkers()).fits()) {
+            return List.copyOf(arrays);
+        }
+        HighLevelGraph merged = HighLevelGraph.merge(arrays.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
+        HighLevelGraph replanned = Replanning.within(merged, Math.max(1, budget.bytes() / 2));
+        return replanned == merged ? List.copyOf(arrays)
+                : arrays.stream().map(array -> new ChunkedArray(replanned, array.name(), array.chunks(), array.meta())).toList();
     }
 
     /** The threaded scheduler that runs {@code arrays} within {@code budget}, after their plan is found to fit it. */

@@ -19,6 +19,7 @@ import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Replannable;
 import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
@@ -130,7 +131,9 @@ public final class Rechunk {
         for (Chunks step : RechunkPlan.plan(source, target, itemSize, blockLimitBytes, RechunkPlan.DEFAULT_THRESHOLD)) {
             current = boundedStep(current, step, taskLimitElements);
         }
-        return current;
+        // A memory plan that finds these tasks too large builds the rechunk again under a smaller limit.
+        Replannable replannable = new Replannable(current.graph().footprint(current.name()), limit -> rechunk(array, target, limit));
+        return new ChunkedArray(current.graph().withFootprint(current.name(), replannable), current.name(), current.chunks(), current.meta());
     }
 
     /** One step of a plan: by intersection, or split then merged when intersection tasks would hold too much. */

@@ -19,6 +19,7 @@ import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.creation.CreationLayer;
 import org.tessera.array.plan.Footprints;
+import org.tessera.array.plan.Replannable;
 import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
@@ -56,6 +57,31 @@ public final class TreeReduction {
      * @param outputMeta the meta of the result (its dtype); its ndim is ignored
      */
     public static ChunkedArray reduce(ChunkedArray x, ReductionKind kind, int[] axes, boolean keepdims, int splitEvery, AnyArray<?> outputMeta) {
+        ChunkedArray reduction = tree(x, kind, axes, keepdims, splitEvery, outputMeta);
+        // A memory plan that finds a level's tasks too large builds the tree again with fewer partials per task.
+        long partialBytes = partialBytes(x, kind, normalizeAxes(axes, x.ndim(), kind.name()), outputMeta.dtype());
+        Replannable replannable = new Replannable(reduction.graph().footprint(reduction.name()), taskBytes -> {
+            int fewer = (int) Math.max(2, Math.min(splitEvery, taskBytes / partialBytes - 1));
+            return tree(x, kind, axes, keepdims, fewer, outputMeta);
+        });
+        return new ChunkedArray(reduction.graph().withFootprint(reduction.name(), replannable), reduction.name(), reduction.chunks(), reduction.meta());
+    }
+
+    /** The bytes of the largest partial of {@code x}'s blocks: what each of the partials a level's task combines holds. */
+    private static long partialBytes(ChunkedArray x, ReductionKind kind, int[] reduced, DType resultType) {
+        long elements = 1;
+        long[] largest = x.chunks().largestBlock();
+        for (int axis = 0; axis < largest.length; axis++) {
+            boolean isReduced = false;
+            for (int axisReduced : reduced) {
+                isReduced |= axisReduced == axis;
+            }
+            elements *= isReduced ? 1 : Math.max(1, largest[axis]);
+        }
+        return Math.max(1, elements * kind.partialItemBytes(x.dtype(), resultType) * Math.max(1, kind.partialArrays()));
+    }
+
+    private static ChunkedArray tree(ChunkedArray x, ReductionKind kind, int[] axes, boolean keepdims, int splitEvery, AnyArray<?> outputMeta) {
         int ndim = x.ndim();
         int[] reduced = normalizeAxes(axes, ndim, kind.name());
         boolean[] isReduced = new boolean[ndim];

@@ -93,6 +93,42 @@ class PlanBudgetTest {
     }
 
     @Test
+    void aRechunkIsBuiltAgainWithSmallerTasksWhereItsPlanDoesNotFit() {
+        ChunkedArray x = Creation.fromSource(CountingSource.of(4000, 2000), ChunkSpec.of(4000, 50));
+        ChunkedArray rows = x.rechunk(ChunkSpec.of(50, 2000)).sum(1);
+        Budget budget = Budget.of("16MB");
+        Plan asBuilt = rows.plan(budget);
+        assertTrue(!asBuilt.fits(), asBuilt.toString());
+        List<ChunkedArray> fitted = ChunkedArray.withinBudget(List.of(rows), budget);
+        Plan replanned = ChunkedArray.plan(fitted, budget);
+        assertTrue(replanned.fits() && replanned.tasks() > asBuilt.tasks(), asBuilt + System.lineSeparator() + replanned);
+        MeasuredPeak peak = new MeasuredPeak();
+        NDArray sums = ChunkedArray.computeAll(ChunkedArray.budgetedScheduler(fitted, budget, List.of(peak)), fitted).getFirst();
+        assertEquals(rows.compute(new ThreadedScheduler()).toString(), sums.toString());
+        assertEquals(sums.toString(), rows.compute(budget).toString());
+        assertTrue(peak.bytes() <= budget.bytes(), "measured " + peak.bytes() + " within " + budget);
+    }
+
+    @Test
+    void aContractionIsSummedInSmallerGroupsWhereItsPlanDoesNotFit() {
+        ChunkedArray a = Creation.random(5, Creation.Distribution.UNIFORM, new long[] {400, 12_800}, ChunkSpec.of(400, 400));
+        ChunkedArray b = Creation.random(6, Creation.Distribution.UNIFORM, new long[] {12_800, 400}, ChunkSpec.of(400, 400));
+        // 32 partial products of 1.3 MB, all added by one task.
+        ChunkedArray product = org.tessera.array.linalg.ChunkedProducts.matmul(a, b, 32);
+        Budget budget = Budget.of("24MB");
+        Plan asBuilt = product.plan(budget);
+        assertTrue(!asBuilt.fits(), asBuilt.toString());
+        List<ChunkedArray> fitted = ChunkedArray.withinBudget(List.of(product), budget);
+        Plan replanned = ChunkedArray.plan(fitted, budget);
+        assertTrue(replanned.fits() && replanned.tasks() > asBuilt.tasks(), asBuilt + System.lineSeparator() + replanned);
+        MeasuredPeak peak = new MeasuredPeak();
+        NDArray values = ChunkedArray.computeAll(ChunkedArray.budgetedScheduler(fitted, budget, List.of(peak)), fitted).getFirst();
+        NDArray expected = product.compute(new ThreadedScheduler());
+        assertEquals(expected.getDouble(3, 5), values.getDouble(3, 5), 1e-9 * expected.getDouble(3, 5));
+        assertTrue(peak.bytes() <= budget.bytes(), "measured " + peak.bytes() + " within " + budget);
+    }
+
+    @Test
     void unknownChunksAreProjectedAtTheirBoundAndComputingThemTightensThePlan() {
         NDArray values = NDArrays.arange(100_000).astype(DType.FLOAT64);
         ChunkedArray x = Creation.fromSource(RegionSource.of(values), ChunkSpec.of(10_000));
