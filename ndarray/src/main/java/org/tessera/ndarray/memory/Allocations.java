@@ -5,8 +5,9 @@ package org.tessera.ndarray.memory;
  * of a {@link Scratch}. A scheduler reads a thread's count before and after a task to know what the
  * task allocated, and reads the counts of running tasks from its own thread to know what the
  * computation holds at a moment; so each thread writes its own counter and any thread may read it.
- * Storage carved from slabs a scratch already has is not counted again: those bytes were counted
- * when the slab was made, and a slab is reused, not allocated.
+ * Of a {@link Scratch}'s slabs, a computation counts as far as it carves into them (the most over
+ * all its resets), whether the slabs are new or were kept from an earlier one: that much of them it
+ * holds while it runs.
  */
 public final class Allocations {
     private static final ThreadLocal<Counter> COUNTERS = ThreadLocal.withInitial(Counter::new);

@@ -35,6 +35,12 @@ public final class Scratch {
     private final List<MemorySegment> slabs = new ArrayList<>();
     private int slab;
     private long used;
+    /**
+     * How far into each slab the computation that borrowed this scratch has carved, over all its
+     * resets: what it holds of the slabs, which {@link Allocations} counts as it grows (the slabs
+     * themselves outlive the computation, in the pool).
+     */
+    private long[] reached = new long[4];
 
     /** An idle scratch with its slabs, or a new one; {@link #giveBack} it when done. */
     public static Scratch borrow() {
@@ -43,6 +49,7 @@ public final class Scratch {
             return new Scratch();
         }
         IDLE_COUNT.decrementAndGet();
+        java.util.Arrays.fill(idle.reached, 0);
         return idle;
     }
 
@@ -108,13 +115,18 @@ public final class Scratch {
         }
         if (slab == slabs.size()) {
             // Heap slabs like the arrays they stand in for: kernels compiled for heap segments stay monomorphic.
-            long slabBytes = Math.max(SLAB_BYTES, size) / Long.BYTES * Long.BYTES;
-            Allocations.record(slabBytes);
-            slabs.add(MemorySegment.ofArray(new long[(int) (slabBytes / Long.BYTES)]));
+            slabs.add(MemorySegment.ofArray(new long[(int) (Math.max(SLAB_BYTES, size) / Long.BYTES)]));
+            if (slabs.size() > reached.length) {
+                reached = java.util.Arrays.copyOf(reached, 2 * slabs.size());
+            }
             used = 0;
         }
         MemorySegment storage = slabs.get(slab).asSlice(used, byteSize);
         used += size;
+        if (used > reached[slab]) {
+            Allocations.record(used - reached[slab]);
+            reached[slab] = used;
+        }
         return zeroed ? storage.fill((byte) 0) : storage;
     }
 }
