@@ -7,8 +7,10 @@ import java.util.regex.Pattern;
 /**
  * The most memory a computation may take: its results in memory and what its running tasks
  * allocate. {@link #standard()} is {@value #HEAP_FRACTION} of the JVM's maximum heap, where Tessera
- * allocates every block below 16 GiB; the rest of the heap is left to everything else a program
- * holds and to the collector's headroom.
+ * allocates every block below 16 GiB (the rest of the heap is left to everything else a program
+ * holds and to the collector's headroom), plus the native memory a program allows Tessera with
+ * {@code -Dtessera.memory.native=SIZE} (none unless given: native memory has no limit the JVM
+ * enforces, so only the program can say how much of it is Tessera's).
  */
 public record Budget(long bytes) {
     /** The share of the maximum heap a computation may take unless told otherwise. */
@@ -22,9 +24,14 @@ public record Budget(long bytes) {
         }
     }
 
-    /** {@value #HEAP_FRACTION} of the maximum heap ({@code -Xmx}). */
+    /** The system property of the native memory a computation may take besides its share of the heap. */
+    public static final String NATIVE_PROPERTY = "tessera.memory.native";
+
+    /** {@value #HEAP_FRACTION} of the maximum heap ({@code -Xmx}), plus {@value #NATIVE_PROPERTY} where set. */
     public static Budget standard() {
-        return new Budget((long) (Runtime.getRuntime().maxMemory() * HEAP_FRACTION));
+        String allowed = System.getProperty(NATIVE_PROPERTY);
+        long nativeBytes = allowed == null || allowed.isBlank() ? 0 : of(allowed).bytes();
+        return new Budget((long) (Runtime.getRuntime().maxMemory() * HEAP_FRACTION) + nativeBytes);
     }
 
     public static Budget ofBytes(long bytes) {

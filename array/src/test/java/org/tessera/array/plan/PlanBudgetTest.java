@@ -149,6 +149,14 @@ class PlanBudgetTest {
         assertEquals(4096, Budget.of("4096").bytes());
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Budget.of("lots"));
         assertTrue(refused.getMessage().contains("'lots'"));
+        long heapShare = (long) (Runtime.getRuntime().maxMemory() * Budget.HEAP_FRACTION);
+        assertEquals(heapShare, Budget.standard().bytes());
+        System.setProperty(Budget.NATIVE_PROPERTY, "1GB");
+        try {
+            assertEquals(heapShare + (1L << 30), Budget.standard().bytes());
+        } finally {
+            System.clearProperty(Budget.NATIVE_PROPERTY);
+        }
     }
 
     @Test
