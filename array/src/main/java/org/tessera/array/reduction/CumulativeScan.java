@@ -112,8 +112,9 @@ public final class CumulativeScan {
             carries.add(new LinkedHashMap<>());
         }
         Map<Key, Task> outputs = new LinkedHashMap<>();
-        TaskFunction last = new LastSlice(scanAxis, kind);
-        TaskFunction combine = new Combine(kind.combine);
+        TaskFunction last = new LastSlice(scanAxis);
+        TaskFunction combine = new Combine(kind.combine, scanAxis);
+        TaskFunction combineTotals = new CombineTotals(kind.combine, scanAxis);
         BlockGrid.forEach(scanned.numBlocks(), index -> {
             int position = index[scanAxis];
             Key block = scanned.key(index);
@@ -124,7 +125,8 @@ public final class CumulativeScan {
             int[] previous = index.clone();
             previous[scanAxis] = position - 1;
             Task lastOfPrevious = Task.call(last, scanned.key(previous));
-            Task carry = position == 1 ? lastOfPrevious : Task.call(combine, Key.of(carryName(kind, token, position - 1), previous), lastOfPrevious);
+            Task carry = position == 1 ? lastOfPrevious
+                    : Task.call(combineTotals, Key.of(carryName(kind, token, position - 1), previous), lastOfPrevious);
             Key carryKey = Key.of(carryName(kind, token, position), index);
             carries.get(position).put(carryKey, carry);
             outputs.put(Key.of(name, index), Task.call(combine, block, carryKey));
@@ -217,8 +219,9 @@ public final class CumulativeScan {
         String token = Tokens.token(scanned.name(), kind.label(), "blelloch");
         String lastName = kind.label() + "-last-" + token;
         String name = kind.label() + "-blelloch-" + token;
-        TaskFunction last = new LastSlice(scanAxis, kind);
-        TaskFunction combine = new Combine(kind.combine);
+        TaskFunction last = new LastSlice(scanAxis);
+        TaskFunction combine = new Combine(kind.combine, scanAxis);
+        TaskFunction combineTotals = new CombineTotals(kind.combine, scanAxis);
         int count = scanned.numBlocks()[scanAxis];
         // One layer per sweep level: a layer's keys then read only earlier layers, which culling relies on.
         Map<String, Map<Key, Task>> levels = new LinkedHashMap<>();
@@ -242,13 +245,15 @@ public final class CumulativeScan {
             for (; stride < count - 1; stride *= 2, level++) {
                 String levelName = kind.label() + "-up-sweep-" + level + "-" + token;
                 for (int position = 2 * stride - 1; position < count - 1; position += 2 * stride) {
-                    node[position] = sweep(levels, reads, levelName, line, scanAxis, position, combine, node[position - stride], node[position]);
+                    node[position] = sweep(levels, reads, levelName, line, scanAxis, position, combineTotals, node[position - stride],
+                            node[position]);
                 }
             }
             for (stride /= 2, level--; stride >= 1; stride /= 2, level--) {
                 String levelName = kind.label() + "-down-sweep-" + level + "-" + token;
                 for (int position = 3 * stride - 1; position < count - 1; position += 2 * stride) {
-                    node[position] = sweep(levels, reads, levelName, line, scanAxis, position, combine, node[position - stride], node[position]);
+                    node[position] = sweep(levels, reads, levelName, line, scanAxis, position, combineTotals, node[position - stride],
+                            node[position]);
                 }
             }
             for (int position = 0; position < count; position++) {
@@ -329,28 +334,29 @@ public final class CumulativeScan {
     }
 
     /**
-     * The last slice along the axis, kept with length 1: the running total at the block's end; for
-     * a block empty along the axis, the scan's identity (0 for sums, 1 for products), so the carry
-     * passes it unchanged.
+     * Whether a running total is absent: the last slice of a block empty along the axis, which has
+     * length 0 there. An empty block adds nothing to the totals after it, and an absent total
+     * combines as nothing, never as an identity element: NumPy's scan starts from the first element
+     * itself, and {@code 1 * x} is not x for every complex x ({@code (1+0j)(-0.25-infj)} is
+     * {@code nan-infj}, as {@code 0 * inf} is NaN), nor {@code 0 + x} for x = -0.0.
      */
-    record LastSlice(int axis, Kind kind) implements TaskFunction, Deferring {
+    static boolean absent(NDArray total, int axis) {
+        return total.shape(axis) == 0;
+    }
+
+    /**
+     * The last slice along the axis, kept with length 1: the running total at the block's end; for
+     * a block empty along the axis, an absent total (length 0 there, see {@link #absent}).
+     */
+    record LastSlice(int axis) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public Object apply(List<Object> arguments) {
             NDArray block = Blocks.dense(arguments.getFirst(), "cumulative scan");
-            return block.shape(axis) == 0 ? identity(block) : block.slice(axis, block.shape(axis) - 1, 1, 1);
-        }
-
-        private NDArray identity(NDArray emptyBlock) {
-            long[] shape = emptyBlock.shape();
-            shape[axis] = 1;
-            NDArray result = NDArray.zeros(emptyBlock.dtype(), shape);
-            if (kind.combine == Ufuncs.MULTIPLY) {
-                result.fill(1.0);
-            }
-            return result;
+            long length = block.shape(axis);
+            return length == 0 ? block : block.slice(axis, length - 1, 1, 1);
         }
 
         @Override
@@ -365,11 +371,10 @@ public final class CumulativeScan {
             }
             long[] shape = block.shape();
             long[] start = new long[shape.length];
-            if (shape[axis] == 0) {
-                return identity(block.part(start, shape));
+            if (shape[axis] > 0) {
+                start[axis] = shape[axis] - 1;
+                shape[axis] = 1;
             }
-            start[axis] = shape[axis] - 1;
-            shape[axis] = 1;
             return block.part(start, shape);
         }
 
@@ -379,8 +384,12 @@ public final class CumulativeScan {
         }
     }
 
-    /** Adds (or multiplies) a carry into a block, broadcasting along the axis; a deferred block stays deferred, each part combined alone. */
-    record Combine(Ufunc ufunc) implements TaskFunction, Deferring {
+    /**
+     * Adds (or multiplies) a carry into a block, broadcasting along the axis; an absent carry (only
+     * empty blocks before this one) leaves the block as it is. A deferred block stays deferred, each
+     * part combined alone.
+     */
+    record Combine(Ufunc ufunc, int axis) implements TaskFunction, Deferring {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -390,6 +399,9 @@ public final class CumulativeScan {
         }
 
         private NDArray combine(NDArray block, NDArray carry) {
+            if (absent(carry, axis)) {
+                return block;
+            }
             NDArray result = ufunc.apply(block, carry);
             return result.dtype() == block.dtype() ? result : result.astype(block.dtype());
         }
@@ -404,12 +416,41 @@ public final class CumulativeScan {
             if (!(arguments.get(0) instanceof DeferredBlock block)) {
                 return apply(arguments);
             }
-            return new CombinedBlock(this, block, Blocks.dense(arguments.get(1), "cumulative scan"));
+            NDArray carry = Blocks.dense(arguments.get(1), "cumulative scan");
+            return absent(carry, axis) ? block : new CombinedBlock(this, block, carry);
         }
 
         @Override
         public boolean defersCheaply() {
             return true;
+        }
+
+        @Override
+        public String displayName() {
+            return ufunc.name();
+        }
+    }
+
+    /**
+     * Combines two running totals, the earlier first (a carry and the last slice after it, or two
+     * nodes of Blelloch's sweeps): where one is absent (see {@link #absent}), the other as it is.
+     */
+    record CombineTotals(Ufunc ufunc, int axis) implements TaskFunction {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(List<Object> arguments) {
+            NDArray earlier = Blocks.dense(arguments.get(0), "cumulative scan");
+            NDArray later = Blocks.dense(arguments.get(1), "cumulative scan");
+            if (absent(later, axis)) {
+                return earlier;
+            }
+            if (absent(earlier, axis)) {
+                return later;
+            }
+            NDArray result = ufunc.apply(earlier, later);
+            return result.dtype() == earlier.dtype() ? result : result.astype(earlier.dtype());
         }
 
         @Override

@@ -18,6 +18,7 @@ import org.tessera.array.creation.Creation;
 import org.tessera.array.join.ChunkedJoining;
 import org.tessera.array.overlap.Boundary;
 import org.tessera.array.property.Step.Kind;
+import org.tessera.array.reduction.CumulativeScan;
 import org.tessera.array.slicing.ChunkedIndex;
 import org.tessera.array.slicing.Slicing;
 import org.tessera.graph.schedule.SynchronousScheduler;
@@ -313,6 +314,36 @@ class ChunkedPropertyRegressionTest {
                 new Step(Kind.BINARY_SCALAR, 14, 3, 78, 49303L), new Step(Kind.MAP_OVERLAP, 32, 992, 20, 934591L), new Step(Kind.SET_BASIC, 62, 40, 40, -8596L),
                 new Step(Kind.SET_MASK, 190, 6, 22, -75118L), new Step(Kind.CUMULATIVE, 40, 188, 759, -8475751012840853414L)))
                 .run(SYNCHRONOUS);
+    }
+
+    /**
+     * Caught: a complex64 cumprod along an axis of length 1 chunked (0, 1), cast to float32, gave NaN
+     * where NumPy gives -0.25. The empty block passed on the scan's identity as its running total, and
+     * the block after it was multiplied by it: {@code (1+0j)(-0.25-infj)} is {@code nan-infj}, as
+     * {@code 0 * -inf} is NaN, where NumPy's scan starts from the element itself ({@code -0.25-infj}).
+     * A cumsum likewise turned a leading -0.0 into {@code 0 + -0.0 = 0.0}. An empty block now passes
+     * on no total at all, in the sequential scan and in Blelloch's.
+     */
+    @Test
+    void cumulativeScanAfterAnEmptyBlockCombinesNoIdentity() {
+        new Chain(new long[] {5, 1}, DType.COMPLEX64, 0L, -5L, List.of(new Step(Kind.CUMULATIVE, 1, 0, 1, 0L), new Step(Kind.ASTYPE, 5, 0, 0, 0L)))
+                .run(SYNCHRONOUS);
+        // Two elements: with a third, a block of the last two would compute a (b c) where NumPy computes
+        // (a b) c, which differs once an infinity meets a zero (the reordering the chains skip).
+        NDArray values = NDArray.zeros(DType.COMPLEX128, 2);
+        values.setComplex(new org.tessera.ndarray.dtype.Complex(-0.25, Double.NEGATIVE_INFINITY), 0);
+        values.setComplex(new org.tessera.ndarray.dtype.Complex(2, 0), 1);
+        NDArray signedZeros = NDArrays.array(-0.0, -0.0, 1.0);
+        assertEquals("array([-0.25-infj,   nan-infj])", NDArrays.cumprod(values, 0, null).toString());
+        assertEquals("array([-0., -0.,  1.])", NDArrays.cumsum(signedZeros, 0, null).toString());
+        for (CumulativeScan.Method method : CumulativeScan.Method.values()) {
+            for (long[] blocks : List.of(new long[] {0, 1, 1}, new long[] {0, 0, 1, 0, 1, 0}, new long[] {1, 0, 1})) {
+                assertEquals("array([-0.25-infj,   nan-infj])", chunked(values, blocks).cumprod(0, method).compute(SYNCHRONOUS).toString());
+            }
+            for (long[] blocks : List.of(new long[] {0, 1, 2}, new long[] {0, 0, 1, 0, 1, 1, 0}, new long[] {1, 0, 2})) {
+                assertEquals("array([-0., -0.,  1.])", chunked(signedZeros, blocks).cumsum(0, method).compute(SYNCHRONOUS).toString());
+            }
+        }
     }
 
     /**
