@@ -24,9 +24,10 @@ import org.tessera.graph.order.OrderedGraph;
  * on paper, as the threaded scheduler runs them: in its static order, {@code workers} at a time,
  * each result held until its last reader is done. How long each task lasts is not known, so the
  * paper run is done twice (tasks of one length; tasks as long as what they allocate), and the peak
- * adds the largest task once for each worker but one, for a worker that runs ahead of both. Every
- * task is counted at all it allocates, freed temporaries included, which is what the measured side
- * counts too (see {@link org.tessera.graph.schedule.ExecutionStatistics#measuredPeakBytes()}).
+ * adds the largest take of tasks (a batch of small ones, or one other) once for each worker but
+ * one, for a worker that runs ahead of both. Every task is counted at all it allocates, freed
+ * temporaries included, which is what the measured side counts too (see
+ * {@link org.tessera.graph.schedule.ExecutionStatistics#measuredPeakBytes()}).
  *
  * @param tasks           the tasks after optimisation
  * @param layers          the layers that have tasks after optimisation, in the order their tasks first run
@@ -97,12 +98,12 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                     taskBytes > row.largestBytes() ? key : row.largestTask(), Math.max(row.largestBytes(), taskBytes), row.resultBytes() + resultBytes));
         }
         List<LayerRow> layers = List.copyOf(rows.values());
-        long largestOwn = 0;
+        long largestTake = 0;
         for (long bytes : own) {
-            largestOwn = Math.max(largestOwn, bytes);
+            largestTake = Math.max(largestTake, bytes <= SMALL_TASK_BYTES ? BATCH * bytes : bytes);
         }
-        // Tasks last unequally in a real run, so a worker may be a task ahead of the paper run: one more of the largest for each worker but one.
-        long peak = simulate(ordered, results, own, Math.max(1, workers)) + (Math.max(1, workers) - 1) * largestOwn;
+        // Tasks last unequally in a real run, so a worker may be a take ahead of the paper run: one more of the largest for each worker but one.
+        long peak = simulate(ordered, results, own, Math.max(1, workers)) + (Math.max(1, workers) - 1) * largestTake;
         return new MemoryProjection(keys.length, layers, largest, Math.max(0, largestBytes), peak, undeclared, read, written);
     }
 
