@@ -4,7 +4,6 @@ import java.io.Serial;
 import java.io.Serializable;
 
 import org.tessera.array.ChunkedArray;
-import org.tessera.graph.Key;
 import org.tessera.graph.memory.Footprint;
 
 /**
@@ -15,7 +14,7 @@ import org.tessera.graph.memory.Footprint;
  * <p>The rebuild holds the arrays it starts from, which are not serializable; a footprint that
  * travels (with a graph, to another process) arrives without it, as a plain footprint.
  */
-public final class Replannable implements Footprint {
+public final class Replannable implements Footprint.Delegating {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -47,28 +46,8 @@ public final class Replannable implements Footprint {
     }
 
     @Override
-    public long resultBytes(Key key) {
-        return footprint.resultBytes(key);
-    }
-
-    @Override
-    public long workingBytes(Key key) {
-        return footprint.workingBytes(key);
-    }
-
-    @Override
-    public long bytesRead(Key key) {
-        return footprint.bytesRead(key);
-    }
-
-    @Override
-    public long bytesWritten(Key key) {
-        return footprint.bytesWritten(key);
-    }
-
-    @Override
-    public boolean declared() {
-        return footprint.declared();
+    public Footprint delegate() {
+        return footprint;
     }
 
     @Override

@@ -65,6 +65,37 @@ public interface Footprint extends Serializable {
         return new Absorbing(reader, readerLayer, producer, producerFootprint);
     }
 
+    /** A footprint that answers as another does, except where it says otherwise. */
+    interface Delegating extends Footprint {
+        /** The footprint answered for. */
+        Footprint delegate();
+
+        @Override
+        default long resultBytes(Key key) {
+            return delegate().resultBytes(key);
+        }
+
+        @Override
+        default long workingBytes(Key key) {
+            return delegate().workingBytes(key);
+        }
+
+        @Override
+        default long bytesRead(Key key) {
+            return delegate().bytesRead(key);
+        }
+
+        @Override
+        default long bytesWritten(Key key) {
+            return delegate().bytesWritten(key);
+        }
+
+        @Override
+        default boolean declared() {
+            return delegate().declared();
+        }
+    }
+
     /** One of a footprint's counts for one key. */
     @FunctionalInterface
     interface Measure {
@@ -86,28 +117,18 @@ public interface Footprint extends Serializable {
         }
     }
 
-    record Undeclared(Footprint results) implements Footprint {
+    record Undeclared(Footprint results) implements Delegating {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
-        public long resultBytes(Key key) {
-            return results.resultBytes(key);
+        public Footprint delegate() {
+            return results;
         }
 
         @Override
         public long workingBytes(Key key) {
             return 0;
-        }
-
-        @Override
-        public long bytesRead(Key key) {
-            return results.bytesRead(key);
-        }
-
-        @Override
-        public long bytesWritten(Key key) {
-            return results.bytesWritten(key);
         }
 
         @Override
