@@ -76,6 +76,76 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
         return working != null;
     }
 
+    /**
+     * The most elements of a part a reader pulls at once from a block it takes deferred: reductions
+     * pull strips of 64 Ki elements (at least a row), and a block too short for two strips whole.
+     */
+    static final long PART_ELEMENTS = 2 * 65_536;
+
+    /**
+     * Where a reader pulls these blocks in parts, no block is made whole: a task holds a part of its
+     * result (at most {@link #PART_ELEMENTS}, or two rows) and its working memory for that part.
+     * Blocks read from a store are counted whole, since a read across the rows decodes its chunk
+     * whole.
+     */
+    @Override
+    public Footprint inParts() {
+        return traffic == Traffic.READS ? this : new InParts(this);
+    }
+
+    @Override
+    public boolean pullsInParts() {
+        return working != null && working.pullsInParts();
+    }
+
+    @Override
+    public LayerFootprint takingParts() {
+        return working == null ? this : new LayerFootprint(chunks, bounds, itemSize, working.takingParts(), traffic);
+    }
+
+    /** The bytes of the part of block {@code key} a reader pulls at once. */
+    long partBytes(Key key) {
+        long rowElements = 1;
+        if (key.rank() == chunks.ndim()) {
+            for (int axis = 1; axis < chunks.ndim(); axis++) {
+                long length = chunks.length(axis, Math.min(key.index(axis), chunks.blockCount(axis) - 1));
+                rowElements *= Math.max(length == Chunks.UNKNOWN ? 1 : length, 1);
+            }
+        }
+        return Math.min(blockBytes(key), Math.max(PART_ELEMENTS, 2 * rowElements) * itemSize);
+    }
+
+    /** The footprint of {@link #inParts}. */
+    record InParts(LayerFootprint blocks) implements Footprint {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long resultBytes(Key key) {
+            return blocks.partBytes(key) + HEADER_BYTES;
+        }
+
+        @Override
+        public long workingBytes(Key key) {
+            return blocks.working() == null ? 0 : blocks.working().bytes(key, blocks.partBytes(key));
+        }
+
+        @Override
+        public long bytesRead(Key key) {
+            return blocks.bytesRead(key);
+        }
+
+        @Override
+        public long bytesWritten(Key key) {
+            return blocks.bytesWritten(key);
+        }
+
+        @Override
+        public boolean declared() {
+            return blocks.declared();
+        }
+    }
+
     /** The same footprint over other chunks (known lengths after computing them), keeping the declaration. */
     public LayerFootprint withChunks(Chunks known) {
         return new LayerFootprint(known, known.isKnown() ? known : bounds, itemSize, working, traffic);

@@ -17,6 +17,16 @@ public interface Working extends Serializable {
     /** The working bytes of the task of {@code key}, whose result holds {@code resultBytes} bytes of data. */
     long bytes(Key key, long resultBytes);
 
+    /** Whether the task pulls its first input in parts when that input comes deferred (a chunk step in strips). */
+    default boolean pullsInParts() {
+        return false;
+    }
+
+    /** The working memory where the first input comes deferred and {@link #pullsInParts}. */
+    default Working takingParts() {
+        return this;
+    }
+
     /** No temporaries: the task writes its result (or views its input) and nothing else. */
     static Working none() {
         return Fixed.NONE;

@@ -124,6 +124,16 @@ public final class LayerMemory {
             return blocks.declared();
         }
 
+        @Override
+        public boolean pullsInParts() {
+            return blocks.pullsInParts();
+        }
+
+        @Override
+        public Footprint takingParts() {
+            return new Parts(blocks.takingParts(), extraBytes);
+        }
+
         /** The same results with another working memory. */
         public Parts withWorking(Working working) {
             return new Parts(new LayerFootprint(blocks.chunks(), blocks.bounds(), blocks.itemSize(), working, blocks.traffic()), extraBytes);

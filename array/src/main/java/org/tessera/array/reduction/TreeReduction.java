@@ -182,8 +182,25 @@ public final class TreeReduction {
      * @param scoped           whether the task runs in scratch memory
      * @param firstAxisReduced whether strips' partials are combined (else joined)
      */
-    record ChunkWorking(Chunks blocks, double bytesPerElement, double partialTimes, double combineTimes, boolean scoped, boolean firstAxisReduced)
+    record ChunkWorking(Chunks blocks, double bytesPerElement, double partialTimes, double combineTimes, boolean scoped, boolean firstAxisReduced,
+                        boolean inputInParts)
             implements Working {
+
+        ChunkWorking(Chunks blocks, double bytesPerElement, double partialTimes, double combineTimes, boolean scoped, boolean firstAxisReduced) {
+            this(blocks, bytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, false);
+        }
+
+        @Override
+        public boolean pullsInParts() {
+            return scoped;
+        }
+
+        /** Its input comes deferred: a block long enough for strips is pulled through them and never made whole. */
+        @Override
+        public Working takingParts() {
+            return new ChunkWorking(blocks, bytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, true);
+        }
+
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -218,7 +235,8 @@ public final class TreeReduction {
             long inner = (long) Math.ceil(stripRows * rowElements * bytesPerElement + (partialTimes + 1) * stripPartial);
             long held = firstAxisReduced ? Math.min(strips, ChunkStep.COMBINE_EVERY) * stripPartial : partialBytes;
             long outer = (long) Math.ceil(held * (2 + combineTimes));
-            return Math.max(whole, LayerMemory.inScratch(inner) + LayerMemory.inScratch(outer) + partialBytes);
+            long inStrips = LayerMemory.inScratch(inner) + LayerMemory.inScratch(outer) + partialBytes;
+            return inputInParts ? inStrips : Math.max(whole, inStrips);
         }
     }
 

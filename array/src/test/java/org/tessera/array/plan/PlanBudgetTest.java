@@ -129,6 +129,19 @@ class PlanBudgetTest {
     }
 
     @Test
+    void blocksPulledInStripsAreProjectedAtTheirStrips() {
+        // (x + x.T).mean(0) over generated blocks of 32 MB: the mean's chunk step pulls the sum in strips, and no block is made whole.
+        ChunkedArray x = Creation.random(8, Creation.Distribution.UNIFORM, new long[] {4000, 4000}, ChunkSpec.of(2000, 2000));
+        ChunkedArray means = x.add(x.T()).mean(0);
+        Plan plan = means.plan(Budget.of("1GB"));
+        long block = 2000L * 2000 * 8;
+        assertTrue(plan.largestTaskBytes() < block, plan.toString());
+        MeasuredPeak peak = new MeasuredPeak();
+        ChunkedArray.computeAll(ChunkedArray.budgetedScheduler(List.of(means), Budget.of("1GB"), List.of(peak)), List.of(means));
+        assertTrue(peak.bytes() > 0 && peak.bytes() <= plan.projectedPeakBytes(), "measured " + peak.bytes() + System.lineSeparator() + plan);
+    }
+
+    @Test
     void unknownChunksAreProjectedAtTheirBoundAndComputingThemTightensThePlan() {
         NDArray values = NDArrays.arange(100_000).astype(DType.FLOAT64);
         ChunkedArray x = Creation.fromSource(RegionSource.of(values), ChunkSpec.of(10_000));

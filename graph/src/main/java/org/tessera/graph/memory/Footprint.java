@@ -39,6 +39,24 @@ public interface Footprint extends Serializable {
         return 0;
     }
 
+    /**
+     * This footprint for tasks whose result a reader takes deferred and pulls in parts (strips of a
+     * block), so that the result is never made whole: by default as it is, a result made whole.
+     */
+    default Footprint inParts() {
+        return this;
+    }
+
+    /** Whether the tasks pull their first input in parts when it comes deferred (a reduction's chunk step in strips). */
+    default boolean pullsInParts() {
+        return false;
+    }
+
+    /** This footprint for tasks whose first input comes deferred, where {@link #pullsInParts} (its strips alone). */
+    default Footprint takingParts() {
+        return this;
+    }
+
     /** What the task of {@code key} allocates in all: its result and its working memory. */
     default long taskBytes(Key key) {
         return resultBytes(key) + workingBytes(key);
@@ -62,7 +80,17 @@ public interface Footprint extends Serializable {
      * each of its tasks reads (a key read twice counted twice, as fusion computes it twice).
      */
     static Footprint absorbing(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint) {
-        return new Absorbing(reader, readerLayer, producer, producerFootprint);
+        return new Absorbing(reader, readerLayer, producer, producerFootprint, false, false);
+    }
+
+    /**
+     * As {@link #absorbing(Footprint, Layer, String, Footprint)}, where the fused function hands the
+     * producer's result to the reader deferred: a reader that pulls its input in parts then makes
+     * neither whole, and the producer is counted {@linkplain #inParts in parts}.
+     */
+    static Footprint absorbingDeferred(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint) {
+        boolean inParts = reader.pullsInParts();
+        return new Absorbing(inParts ? reader.takingParts() : reader, readerLayer, producer, producerFootprint, true, inParts);
     }
 
     /** A footprint that answers as another does, except where it says otherwise. */
@@ -137,7 +165,13 @@ public interface Footprint extends Serializable {
         }
     }
 
-    record Absorbing(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint) implements Footprint {
+    /**
+     * @param passedDeferred whether the reader takes the producer's result deferred
+     * @param computedInParts whether the task is computed in parts (its reader pulls strips, or its
+     *                        own result is pulled in parts), so a producer passed deferred is too
+     */
+    record Absorbing(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint, boolean passedDeferred, boolean computedInParts)
+            implements Footprint {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -152,6 +186,11 @@ public interface Footprint extends Serializable {
         }
 
         @Override
+        public Footprint inParts() {
+            return new Absorbing(reader.inParts(), readerLayer, producer, producerFootprint, passedDeferred, true);
+        }
+
+        @Override
         public long bytesRead(Key key) {
             return reader.bytesRead(key) + absorbed(key, Footprint::bytesRead);
         }
@@ -163,9 +202,10 @@ public interface Footprint extends Serializable {
 
         /** A count ({@code measure}) over the producer's tasks that the reader's task of {@code key} now computes. */
         private long absorbed(Key key, Measure measure) {
+            Footprint produced = passedDeferred && computedInParts ? producerFootprint.inParts() : producerFootprint;
             long absorbed = 0;
             for (Key read : producerKeys(key)) {
-                absorbed += measure.of(producerFootprint, read);
+                absorbed += measure.of(produced, read);
             }
             return absorbed;
         }

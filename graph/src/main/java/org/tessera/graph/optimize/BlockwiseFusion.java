@@ -252,6 +252,11 @@ public final class BlockwiseFusion {
                     && producer instanceof Deferring producerDeferring && producerDeferring.defersCheaply();
         }
 
+        /** Whether the producer's result goes to the reader deferred, as {@link #applyDeferring} hands it. */
+        boolean passesDeferred() {
+            return sharedPositions.length == 0 && readerAccepts(position) && producer instanceof Deferring;
+        }
+
         private boolean readerAccepts(int readerPosition) {
             return reader instanceof Deferring deferring && deferring.acceptsDeferred(readerPosition);
         }

@@ -7,6 +7,7 @@ import java.util.Set;
 import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
+import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.Layer;
 import org.tessera.graph.memory.Footprint;
@@ -69,18 +70,25 @@ final class Rewrites {
             boolean isReader = layer.name().equals(fused.name());
             rebuilt = rebuilt.with(isReader ? fused : layer, isReader ? fusedInputs : graph.dependencies(layer.name()));
         }
-        return rebuilt.withFootprintsOf(graph).withFootprint(fused.name(), fusedFootprint(graph, fused.name(), producer));
+        return rebuilt.withFootprintsOf(graph).withFootprint(fused.name(), fusedFootprint(graph, fused, producer));
     }
 
     /** The fused layer's footprint: the reader's with the producer's tasks inside; undeclared where either was. */
-    private static Footprint fusedFootprint(HighLevelGraph graph, String reader, String producer) {
+    private static Footprint fusedFootprint(HighLevelGraph graph, Layer fused, String producer) {
+        String reader = fused.name();
         Footprint readerFootprint = graph.footprint(reader);
         Footprint producerFootprint = graph.footprint(producer);
         if (readerFootprint == null && producerFootprint == null) {
             return null;
         }
         Footprint results = readerFootprint != null ? readerFootprint : Footprint.undeclared(Footprint.uniform(0, 0));
-        return Footprint.absorbing(results, graph.layer(reader), producer,
-                producerFootprint != null ? producerFootprint : Footprint.undeclared(Footprint.uniform(0, 0)));
+        Footprint produced = producerFootprint != null ? producerFootprint : Footprint.undeclared(Footprint.uniform(0, 0));
+        return passesDeferred(fused) ? Footprint.absorbingDeferred(results, graph.layer(reader), producer, produced)
+                : Footprint.absorbing(results, graph.layer(reader), producer, produced);
+    }
+
+    /** Whether a fused layer's function hands its producer's result to its reader deferred. */
+    private static boolean passesDeferred(Layer fused) {
+        return fused instanceof BlockwiseLayer blockwise && blockwise.function() instanceof BlockwiseFusion.Fused function && function.passesDeferred();
     }
 }
