@@ -116,9 +116,14 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
     }
 
     /** The footprint of {@link #inParts}. */
-    record InParts(LayerFootprint blocks) implements Footprint {
+    record InParts(LayerFootprint blocks) implements Footprint.Delegating {
         @Serial
         private static final long serialVersionUID = 1L;
+
+        @Override
+        public Footprint delegate() {
+            return blocks;
+        }
 
         @Override
         public long resultBytes(Key key) {
@@ -128,21 +133,6 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
         @Override
         public long workingBytes(Key key) {
             return blocks.working() == null ? 0 : blocks.working().bytes(key, blocks.partBytes(key));
-        }
-
-        @Override
-        public long bytesRead(Key key) {
-            return blocks.bytesRead(key);
-        }
-
-        @Override
-        public long bytesWritten(Key key) {
-            return blocks.bytesWritten(key);
-        }
-
-        @Override
-        public boolean declared() {
-            return blocks.declared();
         }
     }
 
