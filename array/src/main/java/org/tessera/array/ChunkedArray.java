@@ -252,7 +252,7 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
     /** The task graph that computes {@code keys} of {@code graph}: the array-level rewrites, then the graph's optimisation. */
     private static TaskGraph optimized(HighLevelGraph graph, List<Key> keys) {
         HighLevelGraph rewritten = SharedMoments.apply(graph);
-        PlanObservers.computing(rewritten, keys, keys.stream().map(Key::name).distinct().toList(), defaultWorkers());
+        PlanObservers.computing(rewritten, keys, defaultWorkers());
         return Optimization.optimize(rewritten, keys);
     }
 
@@ -339,8 +339,13 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
 
     /** Computes several arrays in one graph within {@code budget}, as {@link #compute(Budget)}. */
     public static List<NDArray> computeAll(Collection<ChunkedArray> arrays, Budget budget) {
-        List<ChunkedArray> fitted = withinBudget(arrays, budget);
-        return computeAll(budgetedScheduler(fitted, budget), fitted);
+        Plan plan = plan(arrays, budget, defaultWorkers());
+        List<ChunkedArray> fitted = List.copyOf(arrays);
+        if (!plan.fits()) {
+            fitted = replanned(arrays, budget);
+            plan = plan(fitted, budget, defaultWorkers());
+        }
+        return computeAll(budgetedScheduler(plan, budget, List.of()), fitted);
     }
 
     /**
@@ -349,9 +354,11 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
      * budget); the arrays as they are otherwise.
      */
     public static List<ChunkedArray> withinBudget(Collection<ChunkedArray> arrays, Budget budget) {
-        if (plan(arrays, budget, defaultWorkers()).fits()) {
-            return List.copyOf(arrays);
-        }
+        return plan(arrays, budget, defaultWorkers()).fits() ? List.copyOf(arrays) : replanned(arrays, budget);
+    }
+
+    /** The arrays built again with tasks of at most half of {@code budget} where an operation knows how. */
+    private static List<ChunkedArray> replanned(Collection<ChunkedArray> arrays, Budget budget) {
         HighLevelGraph merged = HighLevelGraph.merge(arrays.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
         HighLevelGraph replanned = Replanning.within(merged, Math.max(1, budget.bytes() / 2));
         return replanned == merged ? List.copyOf(arrays)
@@ -365,11 +372,13 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
 
     /** As {@link #budgetedScheduler(Collection, Budget)}, feeding {@code callbacks}. */
     public static ThreadedScheduler budgetedScheduler(Collection<ChunkedArray> arrays, Budget budget, List<Callback> callbacks) {
-        Plan plan = plan(arrays, budget, defaultWorkers()).requireFits();
+        return budgetedScheduler(plan(arrays, budget, defaultWorkers()), budget, callbacks);
+    }
+
+    private static ThreadedScheduler budgetedScheduler(Plan planned, Budget budget, List<Callback> callbacks) {
+        Plan plan = planned.requireFits();
         int workers = (int) Math.max(1, Math.min(plan.workers(), budget.bytes() / Math.max(1, plan.largestTaskBytes())));
-        if (workers != plan.workers()) {
-            plan = plan(arrays, budget, workers);
-        }
+        plan = plan.withWorkers(workers);
         ThreadedScheduler.Builder scheduler = ThreadedScheduler.builder().workers(workers);
         callbacks.forEach(scheduler::callback);
         if (!plan.fitsInMemory()) {

@@ -123,7 +123,7 @@ public final class ChunkedStore {
         // A task writes its block's chunks and returns a small record; a chunk it shares with other blocks is gathered whole first.
         HighLevelGraph layered = Footprints.writing(source.graph().with(layer, Set.of(source.name())), name, chunks, sink.dtype(),
                 assembly == null ? Working.none() : StoredChunks.assembling(chunks, chunkShape, sink.dtype().byteSize()));
-        PlanObservers.computing(layered, keys, List.of(name), options.scheduler() instanceof ThreadedScheduler threaded ? threaded.workers()
+        PlanObservers.computing(layered, keys, options.scheduler() instanceof ThreadedScheduler threaded ? threaded.workers()
                 : Runtime.getRuntime().availableProcessors());
         TaskGraph graph = Optimization.optimize(layered, keys);
         Map<Key, Object> results;

@@ -17,26 +17,30 @@ import org.tessera.graph.memory.MemoryProjection.LayerRow;
  * memory ({@link Footprints}); {@code toString()} is the table a person reads.
  */
 public final class Plan {
+    private final HighLevelGraph graph;
+    private final List<Key> outputs;
     private final List<String> arrays;
     private final MemoryProjection projection;
     private final int workers;
     private final Budget budget;
 
-    private Plan(List<String> arrays, MemoryProjection projection, int workers, Budget budget) {
+    private Plan(HighLevelGraph graph, List<Key> outputs, List<String> arrays, int workers, Budget budget) {
+        this.graph = graph;
+        this.outputs = List.copyOf(outputs);
         this.arrays = List.copyOf(arrays);
-        this.projection = projection;
+        this.projection = MemoryProjection.of(graph, outputs, workers);
         this.workers = workers;
         this.budget = budget;
     }
 
     /** The plan of computing {@code outputs} of {@code graph} (the arrays {@code arrays}) on {@code workers} workers within {@code budget}. */
     public static Plan of(HighLevelGraph graph, List<Key> outputs, List<String> arrays, int workers, Budget budget) {
-        return new Plan(arrays, MemoryProjection.of(graph, outputs, workers), workers, budget);
+        return new Plan(graph, outputs, arrays, workers, budget);
     }
 
     /** The same computation planned on {@code count} workers. */
-    public Plan withWorkers(int count, HighLevelGraph graph, List<Key> outputs) {
-        return count == workers ? this : of(graph, outputs, arrays, count, budget);
+    public Plan withWorkers(int count) {
+        return count == workers ? this : new Plan(graph, outputs, arrays, count, budget);
     }
 
     public int tasks() {

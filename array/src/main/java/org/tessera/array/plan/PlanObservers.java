@@ -24,12 +24,12 @@ public final class PlanObservers {
         return () -> OBSERVERS.remove(observer);
     }
 
-    /** A computation of {@code outputs} of {@code graph} (the arrays {@code arrays}) on {@code workers} workers starts. */
-    public static void computing(HighLevelGraph graph, List<Key> outputs, List<String> arrays, int workers) {
+    /** A computation of {@code outputs} of {@code graph} on {@code workers} workers starts. */
+    public static void computing(HighLevelGraph graph, List<Key> outputs, int workers) {
         if (OBSERVERS.isEmpty()) {
             return;
         }
-        Plan plan = Plan.of(graph, outputs, arrays, workers, Budget.standard());
+        Plan plan = Plan.of(graph, outputs, outputs.stream().map(Key::name).distinct().toList(), workers, Budget.standard());
         OBSERVERS.forEach(observer -> observer.accept(plan));
     }
 }

@@ -208,7 +208,7 @@ class DeclaredFootprintsOfElementwiseTest {
             Plan plan = array.plan();
             Set<String> planUndeclared = new LinkedHashSet<>(plan.undeclaredLayers());
             planUndeclared.removeIf(DeclaredFootprintsOfElementwiseTest::isForeign);
-            Plan serial = plan.withWorkers(1, array.graph(), array.flatKeys());
+            Plan serial = plan.withWorkers(1);
             long serialMeasured = measuredPeak(array, 1);
             long measured = measuredPeak(array, plan.workers());
             System.out.printf(Locale.ROOT, "%-46s 1 worker: measured %9d projected %9d ratio %4.2f | %d workers: measured %9d projected %9d ratio %4.2f%s%n",

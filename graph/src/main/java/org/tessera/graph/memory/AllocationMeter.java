@@ -22,15 +22,10 @@ public interface AllocationMeter {
         return Holder.METER;
     }
 
-    /** Whether a module provides a meter, so that measured figures mean something. */
-    static boolean available() {
-        return Holder.METER != Holder.NONE;
-    }
-
+    /** The meter found once, when first asked for. */
     final class Holder {
         private static final LongSupplier ZERO = () -> 0;
-        private static final AllocationMeter NONE = () -> ZERO;
-        static final AllocationMeter METER = ServiceLoader.load(AllocationMeter.class).findFirst().orElse(NONE);
+        static final AllocationMeter METER = ServiceLoader.load(AllocationMeter.class).findFirst().orElse(() -> ZERO);
 
         private Holder() {
         }

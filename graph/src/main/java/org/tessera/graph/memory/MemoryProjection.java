@@ -122,7 +122,8 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * (a large task is a slow one, and the other workers run ahead through small tasks meanwhile).
      */
     private static long simulate(OrderedGraph ordered, long[] results, long[] own, int workers) {
-        return Math.max(simulate(ordered, results, own, workers, false), simulate(ordered, results, own, workers, true));
+        int[][] readers = ordered.readers();
+        return Math.max(simulate(ordered, readers, results, own, workers, false), simulate(ordered, readers, results, own, workers, true));
     }
 
     /**
@@ -132,7 +133,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * when the scheduler measures too. Then the results are stored and inputs no one else reads are
      * released.
      */
-    private static long simulate(OrderedGraph ordered, long[] results, long[] own, int workers, boolean lastsAsItAllocates) {
+    private static long simulate(OrderedGraph ordered, int[][] readers, long[] results, long[] own, int workers, boolean lastsAsItAllocates) {
         int count = ordered.size();
         int[][] inputs = ordered.inputs();
         int[] inputsLeft = new int[count];
@@ -141,16 +142,9 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         for (int number : ordered.outputs()) {
             output[number] = true;
         }
-        List<List<Integer>> readers = new ArrayList<>(count);
-        for (int number = 0; number < count; number++) {
-            readers.add(new ArrayList<>(2));
-        }
         for (int number = 0; number < count; number++) {
             inputsLeft[number] = inputs[number].length;
-            for (int input : inputs[number]) {
-                readersLeft[input]++;
-                readers.get(input).add(number);
-            }
+            readersLeft[number] = readers[number].length;
         }
         PriorityQueue<Integer> ready = new PriorityQueue<>();
         for (int number = 0; number < count; number++) {
@@ -207,7 +201,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                         held -= results[input];
                     }
                 }
-                for (int reader : readers.get(number)) {
+                for (int reader : readers[number]) {
                     if (--inputsLeft[reader] == 0) {
                         ready.add(reader);
                     }

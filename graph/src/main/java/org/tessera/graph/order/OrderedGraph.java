@@ -52,6 +52,28 @@ public final class OrderedGraph {
         return inputs;
     }
 
+    /** For each task, the numbers of the tasks that read it (each once), in execution order: the inverse of {@link #inputs}. */
+    public int[][] readers() {
+        int count = keys.length;
+        int[] readerCounts = new int[count];
+        for (int[] reads : inputs) {
+            for (int input : reads) {
+                readerCounts[input]++;
+            }
+        }
+        int[][] readers = new int[count][];
+        for (int number = 0; number < count; number++) {
+            readers[number] = new int[readerCounts[number]];
+        }
+        int[] filled = new int[count];
+        for (int number = 0; number < count; number++) {
+            for (int input : inputs[number]) {
+                readers[input][filled[input]++] = number;
+            }
+        }
+        return readers;
+    }
+
     /** The numbers of the requested outputs, in the order requested (without repeats). */
     public int[] outputs() {
         return outputs;

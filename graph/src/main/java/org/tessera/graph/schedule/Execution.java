@@ -104,25 +104,12 @@ final class Execution {
         inputs = ordered.inputs();
         outputNumbers = ordered.outputs();
         int count = keys.length;
-        readers = new int[count][];
+        readers = ordered.readers();
         inputsLeft = new int[count];
         readersLeft = new int[count];
-        int[] readerCounts = new int[count];
         for (int number = 0; number < count; number++) {
             inputsLeft[number] = inputs[number].length;
-            for (int input : inputs[number]) {
-                readerCounts[input]++;
-            }
-        }
-        for (int number = 0; number < count; number++) {
-            readers[number] = new int[readerCounts[number]];
-            readersLeft[number] = readerCounts[number];
-        }
-        int[] filled = new int[count];
-        for (int number = 0; number < count; number++) {
-            for (int input : inputs[number]) {
-                readers[input][filled[input]++] = number;
-            }
+            readersLeft[number] = readers[number].length;
         }
         started = new boolean[count];
         hinted = new boolean[count];
@@ -266,11 +253,12 @@ final class Execution {
         int batchLimit = 1;
         int lastRun = -1;
         LongSupplier meter = AllocationMeter.find().ofCurrentThread();
+        // Read by other workers only while this one runs tasks, which it first marks under the lock below.
+        meters[worker] = meter;
         while (true) {
             lock.lock();
             int number = -1;
             try {
-                meters[worker] = meter;
                 if (batchSize > 0) {
                     measureHeld(worker);
                 }
