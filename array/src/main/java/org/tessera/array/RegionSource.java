@@ -38,6 +38,11 @@ public interface RegionSource {
         return java.util.Optional.empty();
     }
 
+    /** Whether {@link #slabs} gives a reader for every region that lies inside one stored chunk (a plan counts such reads in slabs). */
+    default boolean readsSlabs() {
+        return false;
+    }
+
     /**
      * Slabs of one region of a source, read one at a time by one thread. It may keep what it
      * decoded last (the codec's pieces around the slab asked), so that consecutive slabs do not

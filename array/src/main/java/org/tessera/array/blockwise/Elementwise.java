@@ -14,6 +14,7 @@ import org.tessera.array.creation.Creation;
 import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferred;
 import org.tessera.graph.Deferring;
+import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.ArrayFamilies;
 import org.tessera.ndarray.NDArray;
@@ -71,7 +72,8 @@ public final class Elementwise {
         // The loop casts operands in small lane buffers, so a task allocates its result and a 0-d
         // array for each Java scalar (at most a complex128), nothing else.
         long scalars = arguments.stream().filter(argument -> !(argument instanceof ChunkedArray)).count();
-        Working working = scalars == 0 ? Working.none() : Working.fixed(SCALAR_BYTES * scalars);
+        // A part is the ufunc of its operands' parts of the same box, each computed into an array of its own.
+        Working working = (scalars == 0 ? Working.none() : Working.fixed(SCALAR_BYTES * scalars)).makingParts(PartMaking.MADE, true);
         List<ChunkedArray> results = new ArrayList<>(metaOutputs.length);
         for (int outputIndex = 0; outputIndex < metaOutputs.length; outputIndex++) {
             String label = metaOutputs.length == 1 ? ufunc.name() : ufunc.name() + "-" + outputIndex;

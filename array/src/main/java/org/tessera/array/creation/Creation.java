@@ -66,7 +66,7 @@ public final class Creation {
         Chunks chunks = ChunkNormalization.normalize(spec, source.shape(), source.dtype());
         String name = Tokens.name("array", source.identity(), chunks);
         return CreationLayer.createReading(name, chunks, ChunkedArray.metaOf(source.dtype(), chunks.ndim()), "read", new SourceBlocks(source),
-                StoredChunks.reading(chunks, chunkShape, source.dtype().byteSize(), copies));
+                StoredChunks.reading(chunks, chunkShape, source.dtype().byteSize(), copies).readingSlabs(source.readsSlabs()));
     }
 
     /** {@link #fromSource(RegionSource, ChunkSpec)} in the array family of {@code like} (see {@link LikeArrays}). */
@@ -308,6 +308,11 @@ public final class Creation {
 
     /** Uniform blocks: the generator is counter-based, so any box of a block is made on its own. */
     private record UniformBlocks(long seed, int[] counts) implements RegionMaker {
+        @Override
+        public boolean fillsInPlace() {
+            return true;
+        }
+
         @Override
         public NDArray makeRegion(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, long[] regionShape) {
             NDArray region = NDArray.empty(DType.FLOAT64, regionShape);

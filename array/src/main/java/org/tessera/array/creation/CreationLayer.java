@@ -16,6 +16,7 @@ import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.NDArray;
 
@@ -58,9 +59,19 @@ public final class CreationLayer {
         BlockwiseLayer layer = new BlockwiseLayer(name, letters, new MakeBlock(label, chunks, maker), List.of(BlockwiseArgument.blockIndex(letters)), counts, null);
         HighLevelGraph graph = HighLevelGraph.empty().with(layer, Set.of());
         if (working != null) {
-            graph = reads ? Footprints.declareReading(graph, name, working) : Footprints.declare(graph, name, working);
+            Working parts = working.makingParts(partMaking(maker), false);
+            graph = reads ? Footprints.declareReading(graph, name, parts) : Footprints.declare(graph, name, parts);
         }
         return new ChunkedArray(graph, name, chunks, meta);
+    }
+
+    /** How a reader that takes the blocks deferred gets a part of one: made box by box, read in slabs or made whole. */
+    private static PartMaking partMaking(BlockMaker maker) {
+        return switch (maker) {
+            case RegionMaker regions -> regions.fillsInPlace() ? PartMaking.FILLED : PartMaking.MADE;
+            case SourceBlocks ignored -> PartMaking.MADE;
+            default -> PartMaking.WHOLE;
+        };
     }
 
     /**

@@ -28,6 +28,11 @@ public interface RegionMaker extends BlockMaker {
         target.assign(makeRegion(blockIndex, blockShape, blockStart, regionStart, target.shape()));
     }
 
+    /** Whether {@link #makeRegionInto} writes into a float64 target of contiguous rows without making the box first. */
+    default boolean fillsInPlace() {
+        return false;
+    }
+
     @Override
     default NDArray make(int[] blockIndex, long[] blockShape, long[] blockStart) {
         return makeRegion(blockIndex, blockShape, blockStart, new long[blockShape.length], blockShape);

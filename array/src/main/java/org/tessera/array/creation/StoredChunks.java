@@ -26,8 +26,10 @@ import org.tessera.graph.Key;
  * @param copies     the arrays of a chunk's size that decoding one makes (a codec that transposes, or a shard's inner
  *                   chunks assembled, makes more than one); with one, a block inside a chunk is a view of it
  * @param writing    whether the tasks write the blocks (only chunks shared with other blocks count)
+ * @param slabs      whether a block inside one chunk reads a run of its rows alone (see
+ *                   {@link org.tessera.array.RegionSource#readsSlabs}): a reader pulling it in strips then holds a strip
  */
-public record StoredChunks(Chunks blocks, long[] chunkShape, long itemSize, int copies, boolean writing) implements Working {
+public record StoredChunks(Chunks blocks, long[] chunkShape, long itemSize, int copies, boolean writing, boolean slabs) implements Working {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -44,17 +46,53 @@ public record StoredChunks(Chunks blocks, long[] chunkShape, long itemSize, int 
 
     /** Reading blocks of {@code blocks} from chunks of {@code chunkShape} and {@code itemSize} bytes per element. */
     public static StoredChunks reading(Chunks blocks, long[] chunkShape, long itemSize) {
-        return new StoredChunks(blocks, chunkShape, itemSize, 1, false);
+        return new StoredChunks(blocks, chunkShape, itemSize, 1, false, false);
     }
 
     /** As {@link #reading(Chunks, long[], long)} where decoding a chunk makes {@code copies} arrays of its size. */
     public static StoredChunks reading(Chunks blocks, long[] chunkShape, long itemSize, int copies) {
-        return new StoredChunks(blocks, chunkShape, itemSize, copies, false);
+        return new StoredChunks(blocks, chunkShape, itemSize, copies, false, false);
     }
 
     /** Writing blocks of {@code blocks} into chunks of {@code chunkShape}, gathering the chunks that blocks share. */
     public static StoredChunks assembling(Chunks blocks, long[] chunkShape, long itemSize) {
-        return new StoredChunks(blocks, chunkShape, itemSize, 1, true);
+        return new StoredChunks(blocks, chunkShape, itemSize, 1, true, false);
+    }
+
+    /** The same reads, of a source that reads a block inside one chunk in slabs of rows when {@code inSlabs}. */
+    public StoredChunks readingSlabs(boolean inSlabs) {
+        return new StoredChunks(blocks, chunkShape, itemSize, copies, writing, inSlabs);
+    }
+
+    @Override
+    public boolean readsSlabs(Key key) {
+        return slabs && !writing && copies == 1 && overlapped(key) == 1;
+    }
+
+    /** A slab is decoded into the part itself, through the codec's pooled window. */
+    @Override
+    public long partBytes(Key key, long partBytes) {
+        return readsSlabs(key) ? 0 : bytes(key, partBytes);
+    }
+
+    /** The stored chunks block {@code key} overlaps; 0 for a key of another rank or unknown blocks. */
+    private long overlapped(Key key) {
+        int ndim = chunkShape.length;
+        if (key.rank() != ndim || !blocks.isKnown()) {
+            return 0;
+        }
+        int[] index = key.index();
+        for (int axis = 0; axis < ndim; axis++) {
+            index[axis] = Math.min(index[axis], blocks.blockCount(axis) - 1);
+        }
+        long[] start = blocks.blockStart(index);
+        long[] shape = blocks.blockShape(index);
+        long overlapped = 1;
+        for (int axis = 0; axis < ndim; axis++) {
+            long chunk = Math.max(1, chunkShape[axis]);
+            overlapped *= shape[axis] == 0 ? 0 : (start[axis] + shape[axis] - 1) / chunk - start[axis] / chunk + 1;
+        }
+        return overlapped;
     }
 
     @Override
@@ -96,7 +134,7 @@ public record StoredChunks(Chunks blocks, long[] chunkShape, long itemSize, int 
     @Override
     public boolean equals(Object other) {
         return other instanceof StoredChunks that && blocks.equals(that.blocks) && Arrays.equals(chunkShape, that.chunkShape) && itemSize == that.itemSize
-                && copies == that.copies && writing == that.writing;
+                && copies == that.copies && writing == that.writing && slabs == that.slabs;
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.io.Serial;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.graph.Key;
 import org.tessera.graph.memory.Footprint;
+import org.tessera.graph.memory.Footprint.PartMaking;
 
 /**
  * The footprint of a layer of array blocks: each task's result is the block of its key, whose
@@ -62,6 +63,11 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
     }
 
     @Override
+    public long headerBytes(Key key) {
+        return HEADER_BYTES;
+    }
+
+    @Override
     public long bytesRead(Key key) {
         return traffic == Traffic.READS ? blockBytes(key) : 0;
     }
@@ -76,21 +82,39 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
         return working != null;
     }
 
-    /**
-     * The most elements of a part a reader pulls at once from a block it takes deferred: reductions
-     * pull strips of 64 Ki elements (at least a row), and a block too short for two strips whole.
-     */
-    static final long PART_ELEMENTS = 2 * 65_536;
+    @Override
+    public PartMaking partMaking() {
+        return working == null ? PartMaking.WHOLE : working.partMaking();
+    }
+
+    @Override
+    public boolean asksRowParts() {
+        return working != null && working.asksRowParts();
+    }
 
     /**
-     * Where a reader pulls these blocks in parts, no block is made whole: a task holds a part of its
-     * result (at most {@link #PART_ELEMENTS}, or two rows) and its working memory for that part.
-     * Blocks read from a store are counted whole, since a read across the rows decodes its chunk
-     * whole.
+     * A part: its working memory at the part's size and the part unless it is written into the
+     * reader's memory or is its input's. A block read from a store makes parts only as slabs of
+     * rows of one chunk (asked in rows, of a codec that decodes pieces); otherwise the read decodes
+     * it whole.
      */
     @Override
-    public Footprint inParts() {
-        return traffic == Traffic.READS ? this : new InParts(this);
+    public long partBytes(Key key, Ask ask) {
+        PartMaking making = partMaking();
+        if (making == PartMaking.WHOLE || traffic == Traffic.READS && !(ask.rows() && working.readsSlabs(key))) {
+            return allocatedBytes(key);
+        }
+        long part = Math.min(blockBytes(key) / Math.max(1, itemSize), ask.elements()) * itemSize;
+        long own = making == PartMaking.MADE || making == PartMaking.FILLED && !ask.inPlace() ? part : 0;
+        return own + working.partBytes(key, part);
+    }
+
+    @Override
+    public Ask inputAsk(Key key, Ask ask) {
+        Ask asked = Footprint.super.inputAsk(key, ask);
+        // A part is at most the block, whatever was asked.
+        long elements = Math.min(blockBytes(key) / Math.max(1, itemSize), ask.elements());
+        return working == null ? asked : new Ask(working.askedElements(elements), asked.inPlace(), asked.rows());
     }
 
     @Override
@@ -99,41 +123,13 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
     }
 
     @Override
+    public long pulledElements(Key key) {
+        return working == null ? Long.MAX_VALUE : working.pulledElements(key, blockBytes(key) / Math.max(1, itemSize));
+    }
+
+    @Override
     public LayerFootprint takingParts() {
         return working == null ? this : new LayerFootprint(chunks, bounds, itemSize, working.takingParts(), traffic);
-    }
-
-    /** The bytes of the part of block {@code key} a reader pulls at once. */
-    long partBytes(Key key) {
-        long rowElements = 1;
-        if (key.rank() == chunks.ndim()) {
-            for (int axis = 1; axis < chunks.ndim(); axis++) {
-                long length = chunks.length(axis, Math.min(key.index(axis), chunks.blockCount(axis) - 1));
-                rowElements *= Math.max(length == Chunks.UNKNOWN ? 1 : length, 1);
-            }
-        }
-        return Math.min(blockBytes(key), Math.max(PART_ELEMENTS, 2 * rowElements) * itemSize);
-    }
-
-    /** The footprint of {@link #inParts}. */
-    record InParts(LayerFootprint blocks) implements Footprint.Delegating {
-        @Serial
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public Footprint delegate() {
-            return blocks;
-        }
-
-        @Override
-        public long resultBytes(Key key) {
-            return blocks.partBytes(key) + HEADER_BYTES;
-        }
-
-        @Override
-        public long workingBytes(Key key) {
-            return blocks.working() == null ? 0 : blocks.working().bytes(key, blocks.partBytes(key));
-        }
     }
 
     /** The same footprint over other chunks (known lengths after computing them), keeping the declaration. */

@@ -4,6 +4,7 @@ import java.io.Serial;
 import java.io.Serializable;
 
 import org.tessera.graph.Key;
+import org.tessera.graph.memory.Footprint.PartMaking;
 
 /**
  * The working memory an operation declares for each of its tasks: the bytes the task allocates
@@ -27,6 +28,45 @@ public interface Working extends Serializable {
         return this;
     }
 
+    /**
+     * How a task makes the parts its reader pulls from its result taken deferred (see
+     * {@link org.tessera.graph.memory.Footprint#partMaking}): by default whole, until an operation
+     * says how it makes a part ({@link #makingParts}).
+     */
+    default PartMaking partMaking() {
+        return PartMaking.WHOLE;
+    }
+
+    /** Whether each part comes from the inputs' parts of the same rows (see {@link org.tessera.graph.memory.Footprint#asksRowParts}). */
+    default boolean asksRowParts() {
+        return false;
+    }
+
+    /** The working memory of the task of {@code key} for one part of {@code partBytes} bytes: by default as for a result that size. */
+    default long partBytes(Key key, long partBytes) {
+        return bytes(key, partBytes);
+    }
+
+    /** The elements of the part the task asks of each input it takes deferred, for a part of {@code elements} of its result: as many. */
+    default long askedElements(long elements) {
+        return elements;
+    }
+
+    /** The elements of each part a task that {@link #pullsInParts} pulls, where its result holds {@code resultElements}: all of them. */
+    default long pulledElements(Key key, long resultElements) {
+        return Long.MAX_VALUE;
+    }
+
+    /** Whether a task that reads its block from a store reads a part of rows as a slab, decoding no more than those rows. */
+    default boolean readsSlabs(Key key) {
+        return false;
+    }
+
+    /** This working memory, for tasks that make their parts as {@code making} from their inputs' parts of the same rows or not. */
+    default Working makingParts(PartMaking making, boolean rows) {
+        return new MakingParts(this, making, rows);
+    }
+
     /** No temporaries: the task writes its result (or views its input) and nothing else. */
     static Working none() {
         return Fixed.NONE;
@@ -40,6 +80,52 @@ public interface Working extends Serializable {
     /** The same temporaries for every task, {@code bytes} of them. */
     static Working fixed(long bytes) {
         return new Fixed(bytes);
+    }
+
+    /** A working memory with another way of making parts. */
+    record MakingParts(Working working, PartMaking partMaking, boolean asksRowParts) implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Working makingParts(PartMaking making, boolean rows) {
+            return new MakingParts(working, making, rows);
+        }
+
+        @Override
+        public long bytes(Key key, long resultBytes) {
+            return working.bytes(key, resultBytes);
+        }
+
+        @Override
+        public long partBytes(Key key, long partBytes) {
+            return working.partBytes(key, partBytes);
+        }
+
+        @Override
+        public boolean readsSlabs(Key key) {
+            return working.readsSlabs(key);
+        }
+
+        @Override
+        public long askedElements(long elements) {
+            return working.askedElements(elements);
+        }
+
+        @Override
+        public long pulledElements(Key key, long resultElements) {
+            return working.pulledElements(key, resultElements);
+        }
+
+        @Override
+        public boolean pullsInParts() {
+            return working.pullsInParts();
+        }
+
+        @Override
+        public Working takingParts() {
+            return new MakingParts(working.takingParts(), partMaking, asksRowParts);
+        }
     }
 
     record Fixed(long bytes) implements Working {

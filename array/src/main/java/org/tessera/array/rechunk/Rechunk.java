@@ -27,6 +27,7 @@ import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
+import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.AxisException;
 
@@ -286,6 +287,22 @@ public final class Rechunk {
                 }
             }
             return resultBytes * Math.max(0, levels - 1);
+        }
+
+        /** Pieces of deferred blocks write their parts straight into the part asked, through every level. */
+        @Override
+        public long partBytes(Key key, long partBytes) {
+            return 0;
+        }
+
+        @Override
+        public PartMaking partMaking() {
+            return PartMaking.FILLED;
+        }
+
+        @Override
+        public boolean asksRowParts() {
+            return true;
         }
     }
 

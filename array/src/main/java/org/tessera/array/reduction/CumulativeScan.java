@@ -24,6 +24,7 @@ import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.MaterializedLayer;
+import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.ufunc.Statistics;
@@ -93,12 +94,14 @@ public final class CumulativeScan {
         NDArray sample = blockScan(kind, NDArray.zeros(input.dtype(), 1), 0, dtype);
         String letters = CreationLayer.AXIS_LETTERS.substring(0, input.ndim());
         BlockScan blockScan = new BlockScan(kind, scanAxis, dtype);
+        // A scan that stays deferred is read in strips by the last slices (see LastSliceWorking) and by reductions.
+        boolean deferred = blockScan.defersCheaply();
         ChunkedArray scanned = Blockwise.of(kind.label() + "-block", blockScan, letters).input(input, letters)
                 .token(kind, scanAxis, dtype == null ? "" : dtype.numpyName()).meta(ChunkedArray.metaOf(sample.dtype(), input.ndim()))
-                .working(new ScanWorking(input.dtype() != sample.dtype(), kind.skipNan)).build();
+                .working(new ScanWorking(input.chunks(), scanAxis, sample.dtype().byteSize(), input.dtype() != sample.dtype(), kind.skipNan)
+                        .makingParts(deferred ? PartMaking.MADE : PartMaking.WHOLE, scanAxis == 0))
+                .build();
 
-        // A scan that stays deferred is read in strips by the last slices (see LastSliceWorking).
-        boolean deferred = blockScan.defersCheaply();
         return method == Method.SEQUENTIAL ? sequential(scanned, kind, scanAxis, deferred) : blelloch(scanned, kind, scanAxis, deferred);
     }
 
@@ -144,8 +147,13 @@ public final class CumulativeScan {
         }
         graph = graph.with(new MaterializedLayer(name, outputs), outputReads);
         // Each block combined with its carry: the result, and its cast back where the combine promotes.
-        graph = Footprints.declare(graph, name, Working.ofResult(1));
+        graph = Footprints.declare(graph, name, combined(deferred, scanAxis));
         return new ChunkedArray(graph, name, scanned.chunks(), scanned.meta());
+    }
+
+    /** A block combined with its carry (and cast back): a part of a deferred scan is its part combined with the carry. */
+    private static Working combined(boolean deferred, int scanAxis) {
+        return Working.ofResult(1).makingParts(deferred ? PartMaking.MADE : PartMaking.WHOLE, scanAxis == 0);
     }
 
     /** The chunks of the last slices of {@code blocks} along {@code axis}: length 1 there, a slice per block. */
@@ -164,16 +172,44 @@ public final class CumulativeScan {
      * axis than its rows' contiguous one or the block is not C-ordered (a view: two), the block cast
      * to the scan's dtype, the NaN mask and the NaN-free copy of the nan-variants.
      *
-     * @param cast    whether the block is cast to another dtype
-     * @param skipNan whether NaNs are replaced first
+     * @param blocks   the scanned blocks
+     * @param axis     the axis scanned
+     * @param itemSize the bytes of an element of the scan
+     * @param cast     whether the block is cast to another dtype
+     * @param skipNan  whether NaNs are replaced first
      */
-    record ScanWorking(boolean cast, boolean skipNan) implements Working {
+    record ScanWorking(Chunks blocks, int axis, long itemSize, boolean cast, boolean skipNan) implements Working {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
         public long bytes(Key key, long resultBytes) {
             return resultBytes * (2 + (cast ? 1 : 0)) + (skipNan ? resultBytes + resultBytes / 8 + 8 : 0);
+        }
+
+        /**
+         * A part of a deferred scan also scans the slices before it in strips of up to
+         * {@value DeferredScan#STRIP_ELEMENTS} elements, or a slice, and at most the block: each
+         * strip, the running total joined to it and their scan, in a scratch, and each strip's
+         * running total kept outside it.
+         */
+        @Override
+        public long partBytes(Key key, long partBytes) {
+            long block = blockBytes(key);
+            long slice = sliceBytes(key);
+            long strip = Math.min(block, Math.max(DeferredScan.STRIP_ELEMENTS * itemSize, slice));
+            long totals = (Math.ceilDiv(block, Math.max(1, strip)) + 1) * slice;
+            return bytes(key, partBytes) + LayerMemory.inScratch(3 * (strip + slice)) + totals;
+        }
+
+        private long blockBytes(Key key) {
+            return LayerMemory.elements(blocks, key) * itemSize;
+        }
+
+        /** The bytes of a slice of the block at {@code key} across the scanned axis. */
+        private long sliceBytes(Key key) {
+            long length = key.rank() == blocks.ndim() ? blocks.length(axis, Math.min(key.index(axis), blocks.blockCount(axis) - 1)) : blocks.largestBlock()[axis];
+            return blockBytes(key) / Math.max(1, length);
         }
     }
 
@@ -188,14 +224,38 @@ public final class CumulativeScan {
      * @param itemSize the bytes of an element of the scan
      * @param deferred whether the scan may stay deferred
      */
-    record LastSliceWorking(Chunks blocks, long itemSize, boolean deferred) implements Working {
+    record LastSliceWorking(Chunks blocks, long itemSize, boolean deferred, boolean inParts) implements Working {
         @Serial
         private static final long serialVersionUID = 1L;
+
+        LastSliceWorking(Chunks blocks, long itemSize, boolean deferred) {
+            this(blocks, itemSize, deferred, false);
+        }
+
+        @Override
+        public boolean pullsInParts() {
+            return deferred;
+        }
+
+        /** Of a scan that comes deferred, the last slice alone is asked. */
+        @Override
+        public long pulledElements(Key key, long resultElements) {
+            return resultElements;
+        }
+
+        /** The scan comes deferred: its part, the strips before it included, is counted as its own (see ScanWorking). */
+        @Override
+        public Working takingParts() {
+            return new LastSliceWorking(blocks, itemSize, deferred, true);
+        }
 
         @Override
         public long bytes(Key key, long resultBytes) {
             if (!deferred) {
                 return resultBytes;
+            }
+            if (inParts) {
+                return 5 * resultBytes;
             }
             long strip = Math.min(LayerMemory.elements(blocks, key), DeferredScan.STRIP_ELEMENTS) * itemSize;
             return 5 * resultBytes + LayerMemory.inScratch(3 * strip);
@@ -274,7 +334,7 @@ public final class CumulativeScan {
         Set<String> outputReads = new java.util.LinkedHashSet<>(levels.keySet());
         outputReads.add(scanned.name());
         graph = graph.with(new MaterializedLayer(name, outputs), outputReads);
-        graph = Footprints.declare(graph, name, Working.ofResult(1));
+        graph = Footprints.declare(graph, name, combined(deferred, scanAxis));
         return new ChunkedArray(graph, name, scanned.chunks(), scanned.meta());
     }
 

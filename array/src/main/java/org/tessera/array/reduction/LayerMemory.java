@@ -17,13 +17,6 @@ import org.tessera.graph.memory.Footprint;
  * proportion to an input block; and what a task that borrows a scratch may add to it.
  */
 public final class LayerMemory {
-    /**
-     * The bytes of one slab of an ndarray {@code Scratch}: a task that borrows a scratch when none
-     * is idle makes a new one, whose first allocation takes a slab of this size (or of the
-     * allocation, when larger). The allocation meter counts slabs as they are made.
-     */
-    public static final long SCRATCH_SLAB_BYTES = 1L << 20;
-
     /** What the scheduler counts for an {@code NDArray[]} result beside its arrays (NDArraySizeOf). */
     static final long ARRAY_OF_ARRAYS_BYTES = 16;
 
@@ -58,16 +51,22 @@ public final class LayerMemory {
 
     /**
      * An upper bound of what a task running in a scratch it borrowed allocates for {@code bytes} of
-     * arrays carved from it: when no scratch is idle the borrowed one is new, and its slabs, each of
-     * at least {@link #SCRATCH_SLAB_BYTES}, are made as the task fills them.
+     * arrays carved from it. The allocation meter counts how far the task carves into the slabs, not
+     * the slabs (they stay in the pool), and arrays are carved at multiples of
+     * {@value #SCRATCH_ALIGNMENT} bytes: room for that rounding is left for up to
+     * {@value #SCRATCH_ARRAYS} arrays.
      */
     public static long inScratch(long bytes) {
         if (bytes <= 0) {
             return 0;
         }
-        // Arrays are carved one after another, at multiples of 64 bytes: what fits a slab with room to spare takes one.
-        return bytes <= SCRATCH_SLAB_BYTES - SCRATCH_SLAB_BYTES / 16 ? SCRATCH_SLAB_BYTES : bytes + SCRATCH_SLAB_BYTES;
+        return (bytes + SCRATCH_ALIGNMENT - 1) / SCRATCH_ALIGNMENT * SCRATCH_ALIGNMENT + SCRATCH_ARRAYS * SCRATCH_ALIGNMENT;
     }
+
+    /** The alignment of arrays carved from a scratch's slabs. */
+    static final long SCRATCH_ALIGNMENT = 64;
+    /** How many arrays' rounding {@link #inScratch} leaves room for. */
+    static final long SCRATCH_ARRAYS = 16;
 
     /**
      * Working memory in proportion to the block of {@code blocks} at the task's key (the input
@@ -120,6 +119,11 @@ public final class LayerMemory {
         }
 
         @Override
+        public long headerBytes(Key key) {
+            return blocks.headerBytes(key) + extraBytes;
+        }
+
+        @Override
         public boolean declared() {
             return blocks.declared();
         }
@@ -127,6 +131,16 @@ public final class LayerMemory {
         @Override
         public boolean pullsInParts() {
             return blocks.pullsInParts();
+        }
+
+        @Override
+        public boolean asksRowParts() {
+            return blocks.asksRowParts();
+        }
+
+        @Override
+        public long pulledElements(Key key) {
+            return blocks.pulledElements(key);
         }
 
         @Override

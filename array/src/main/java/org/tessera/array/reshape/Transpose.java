@@ -13,6 +13,7 @@ import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.creation.CreationLayer;
 import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferring;
+import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.AxisException;
 
@@ -55,7 +56,7 @@ public final class Transpose {
             input[normalized[position]] = output.charAt(position);
         }
         return Blockwise.of("transpose", new BlockTranspose(normalized), output).input(array, new String(input))
-                .token(normalized).meta(Metas.metaFromArray(array, ndim, array.dtype())).working(Working.none()).build();
+                .token(normalized).meta(Metas.metaFromArray(array, ndim, array.dtype())).working(Working.none().makingParts(PartMaking.PASSED, false)).build();
     }
 
     /** The block with its axes permuted; of a deferred block, a deferred block whose parts are transposed parts. */

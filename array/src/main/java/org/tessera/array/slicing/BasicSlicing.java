@@ -1,5 +1,6 @@
 package org.tessera.array.slicing;
 
+import java.io.Serial;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
+import org.tessera.graph.memory.Footprint.PartMaking;
 
 /**
  * Integers, slices and new axes over a chunked array (Dask's {@code slice_slices_and_integers} and
@@ -75,8 +77,54 @@ final class BasicSlicing {
         });
         Chunks result = Chunks.of(outputChunks.toArray(long[][]::new));
         // Every block is a view of an input block (or a deferred selection a reader computes): nothing is allocated.
-        HighLevelGraph graph = Footprints.declare(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name, Working.none());
+        HighLevelGraph graph = Footprints.declare(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name,
+                new SelectedParts(boxPerPart(pieces)));
         return new ChunkedArray(graph, name, result,
                 Metas.metaFromArray(array, result.ndim(), array.dtype()));
+    }
+
+    /** How many elements of its input a part of the selection asks at most per element it keeps: the product of the largest steps. */
+    private static double boxPerPart(List<List<AxisPlan.Piece>> pieces) {
+        double box = 1;
+        for (List<AxisPlan.Piece> axis : pieces) {
+            long step = 1;
+            for (AxisPlan.Piece piece : axis) {
+                if (piece.step() instanceof BlockSlice.Range range) {
+                    step = Math.max(step, Math.abs(range.step()));
+                }
+            }
+            box *= step;
+        }
+        return box;
+    }
+
+    /**
+     * A selection allocates nothing whole (its blocks are views), and a part of it asks its input
+     * for the box around the part's elements, {@code boxPerPart} times the part at most, then keeps
+     * a compact copy of what it selects.
+     */
+    record SelectedParts(double boxPerPart) implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long bytes(Key key, long resultBytes) {
+            return 0;
+        }
+
+        @Override
+        public long partBytes(Key key, long partBytes) {
+            return (long) Math.min(Long.MAX_VALUE, Math.ceil(boxPerPart * partBytes));
+        }
+
+        @Override
+        public long askedElements(long elements) {
+            return (long) Math.min(Long.MAX_VALUE, Math.ceil(boxPerPart * elements));
+        }
+
+        @Override
+        public PartMaking partMaking() {
+            return PartMaking.MADE;
+        }
     }
 }

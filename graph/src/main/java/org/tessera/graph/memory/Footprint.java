@@ -40,16 +40,74 @@ public interface Footprint extends Serializable {
     }
 
     /**
-     * This footprint for tasks whose result a reader takes deferred and pulls in parts (strips of a
-     * block), so that the result is never made whole: by default as it is, a result made whole.
+     * How a task whose result a reader takes deferred makes the parts the reader asks of it:
+     * a reader at the end of a fused chain (a reduction's chunk step) pulls a block through in
+     * strips, each through every task inside, and no block of the chain is made whole.
      */
-    default Footprint inParts() {
-        return this;
+    enum PartMaking {
+        /** The result is made whole, whatever is asked of it (the default). */
+        WHOLE,
+        /** Each part is computed into a new array (an elementwise operation: its operands' parts, then its own). */
+        MADE,
+        /** Each part is written into memory the reader gives, when it gives some, else into a new array (a random block, a join of pieces). */
+        FILLED,
+        /** A part is a part of the input, asked of it as the reader asks (a view: a box, a transpose); nothing is made. */
+        PASSED
+    }
+
+    /** How the tasks make the parts a reader pulls from their results taken deferred. */
+    default PartMaking partMaking() {
+        return PartMaking.WHOLE;
+    }
+
+    /**
+     * Whether each part the tasks make comes from their inputs' parts of the same rows (runs of the
+     * first axis): then a stored input is read in slabs of those rows. A transpose asks its input
+     * for columns.
+     */
+    default boolean asksRowParts() {
+        return false;
+    }
+
+    /**
+     * What a reader asks of a result it takes deferred, for each part: how many elements, whether
+     * written into memory it gives, whether as runs of whole rows.
+     *
+     * @param elements the elements of the part ({@link Long#MAX_VALUE}: all of the result)
+     * @param inPlace  whether the reader gives the memory the part is written into
+     * @param rows     whether the part is a run of whole rows of the result
+     */
+    record Ask(long elements, boolean inPlace, boolean rows) {
+        /** The whole result, into a new array: what a reader that does not pull parts asks. */
+        public static final Ask WHOLE = new Ask(Long.MAX_VALUE, false, false);
+    }
+
+    /**
+     * The storage the task of {@code key} allocates for one part a reader asks of its result
+     * taken deferred: its working memory at that part's size and, unless {@link #partMaking}
+     * writes the part into the reader's memory or passes on its input's, the part itself. Parts
+     * pulled in strips are taken back before the next, so one part is what the task holds. Tasks
+     * that make their result whole allocate it whole: {@link #allocatedBytes}, the default.
+     */
+    default long partBytes(Key key, Ask ask) {
+        return allocatedBytes(key);
+    }
+
+    /** What the task of {@code key}, asked {@code ask}, asks of each input it takes deferred: by default a part as large. */
+    default Ask inputAsk(Key key, Ask ask) {
+        PartMaking making = partMaking();
+        boolean inPlace = making == PartMaking.FILLED || making == PartMaking.PASSED && ask.inPlace();
+        return new Ask(ask.elements(), inPlace, ask.rows() && asksRowParts());
     }
 
     /** Whether the tasks pull their first input in parts when it comes deferred (a reduction's chunk step in strips). */
     default boolean pullsInParts() {
         return false;
+    }
+
+    /** The elements of each part the task of {@code key} pulls from its first input where {@link #pullsInParts}. */
+    default long pulledElements(Key key) {
+        return Long.MAX_VALUE;
     }
 
     /** This footprint for tasks whose first input comes deferred, where {@link #pullsInParts} (its strips alone). */
@@ -60,6 +118,22 @@ public interface Footprint extends Serializable {
     /** What the task of {@code key} allocates in all: its result and its working memory. */
     default long taskBytes(Key key) {
         return resultBytes(key) + workingBytes(key);
+    }
+
+    /**
+     * The part of {@link #resultBytes} that is the scheduler's count of an array beside its data
+     * (its header), which a task allocates no storage for.
+     */
+    default long headerBytes(Key key) {
+        return 0;
+    }
+
+    /**
+     * The storage the task of {@code key} allocates: {@link #taskBytes} without the header. A
+     * result held by the scheduler counts its header; one computed inside another task does not.
+     */
+    default long allocatedBytes(Key key) {
+        return taskBytes(key) - headerBytes(key);
     }
 
     /** Every task the same: {@code resultBytes} of result, {@code workingBytes} besides. */
@@ -80,17 +154,16 @@ public interface Footprint extends Serializable {
      * each of its tasks reads (a key read twice counted twice, as fusion computes it twice).
      */
     static Footprint absorbing(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint) {
-        return new Absorbing(reader, readerLayer, producer, producerFootprint, false, false);
+        return new Absorbing(reader, readerLayer, producer, producerFootprint, false);
     }
 
     /**
      * As {@link #absorbing(Footprint, Layer, String, Footprint)}, where the fused function hands the
      * producer's result to the reader deferred: a reader that pulls its input in parts then makes
-     * neither whole, and the producer is counted {@linkplain #inParts in parts}.
+     * neither whole, and the producer is counted at {@linkplain #partBytes a part}.
      */
     static Footprint absorbingDeferred(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint) {
-        boolean inParts = reader.pullsInParts();
-        return new Absorbing(inParts ? reader.takingParts() : reader, readerLayer, producer, producerFootprint, true, inParts);
+        return new Absorbing(reader.pullsInParts() ? reader.takingParts() : reader, readerLayer, producer, producerFootprint, true);
     }
 
     /** A footprint that answers as another does, except where it says otherwise. */
@@ -121,6 +194,46 @@ public interface Footprint extends Serializable {
         @Override
         default boolean declared() {
             return delegate().declared();
+        }
+
+        @Override
+        default long headerBytes(Key key) {
+            return delegate().headerBytes(key);
+        }
+
+        @Override
+        default PartMaking partMaking() {
+            return delegate().partMaking();
+        }
+
+        @Override
+        default boolean asksRowParts() {
+            return delegate().asksRowParts();
+        }
+
+        @Override
+        default long partBytes(Key key, Ask ask) {
+            return delegate().partBytes(key, ask);
+        }
+
+        @Override
+        default Ask inputAsk(Key key, Ask ask) {
+            return delegate().inputAsk(key, ask);
+        }
+
+        @Override
+        default boolean pullsInParts() {
+            return delegate().pullsInParts();
+        }
+
+        @Override
+        default long pulledElements(Key key) {
+            return delegate().pulledElements(key);
+        }
+
+        @Override
+        default Footprint takingParts() {
+            return delegate().takingParts();
         }
     }
 
@@ -167,10 +280,8 @@ public interface Footprint extends Serializable {
 
     /**
      * @param passedDeferred whether the reader takes the producer's result deferred
-     * @param computedInParts whether the task is computed in parts (its reader pulls strips, or its
-     *                        own result is pulled in parts), so a producer passed deferred is too
      */
-    record Absorbing(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint, boolean passedDeferred, boolean computedInParts)
+    record Absorbing(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint, boolean passedDeferred)
             implements Footprint {
         @Serial
         private static final long serialVersionUID = 1L;
@@ -181,13 +292,56 @@ public interface Footprint extends Serializable {
         }
 
         @Override
+        public long headerBytes(Key key) {
+            return reader.headerBytes(key);
+        }
+
+        /** The reader's working memory and all the producer's tasks it computes: a part of each where it pulls them in parts. */
+        @Override
         public long workingBytes(Key key) {
-            return reader.workingBytes(key) + absorbed(key, Footprint::taskBytes);
+            Ask pulled = passedDeferred && reader.pullsInParts() ? new Ask(reader.pulledElements(key), false, reader.asksRowParts()) : null;
+            return reader.workingBytes(key) + absorbed(key, (footprint, read) -> pulled != null ? footprint.partBytes(read, pulled) : footprint.allocatedBytes(read));
         }
 
         @Override
-        public Footprint inParts() {
-            return new Absorbing(reader.inParts(), readerLayer, producer, producerFootprint, passedDeferred, true);
+        public PartMaking partMaking() {
+            return reader.partMaking();
+        }
+
+        @Override
+        public boolean asksRowParts() {
+            return reader.asksRowParts();
+        }
+
+        @Override
+        public long partBytes(Key key, Ask ask) {
+            if (reader.partMaking() == PartMaking.WHOLE) {
+                return allocatedBytes(key);
+            }
+            Ask asked = reader.inputAsk(key, ask);
+            return reader.partBytes(key, ask) + absorbed(key, (footprint, read) -> passedDeferred ? footprint.partBytes(read, asked) : footprint.allocatedBytes(read));
+        }
+
+        /** The fused task's other inputs are read by the reader or by the producer: the larger ask of both. */
+        @Override
+        public Ask inputAsk(Key key, Ask ask) {
+            Ask byReader = reader.inputAsk(key, ask);
+            if (!passedDeferred) {
+                return byReader;
+            }
+            Ask byProducer = producerFootprint.inputAsk(key, byReader);
+            return new Ask(Math.max(byReader.elements(), byProducer.elements()), byReader.inPlace() && byProducer.inPlace(),
+                    byReader.rows() && byProducer.rows());
+        }
+
+        @Override
+        public boolean pullsInParts() {
+            return reader.pullsInParts();
+        }
+
+        @Override
+        public long pulledElements(Key key) {
+            return reader.pulledElements(key);
         }
 
         @Override
@@ -202,10 +356,9 @@ public interface Footprint extends Serializable {
 
         /** A count ({@code measure}) over the producer's tasks that the reader's task of {@code key} now computes. */
         private long absorbed(Key key, Measure measure) {
-            Footprint produced = passedDeferred && computedInParts ? producerFootprint.inParts() : producerFootprint;
             long absorbed = 0;
             for (Key read : producerKeys(key)) {
-                absorbed += measure.of(produced, read);
+                absorbed += measure.of(producerFootprint, read);
             }
             return absorbed;
         }

@@ -9,7 +9,9 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 
+import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
+import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.Layer;
@@ -98,12 +100,20 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                     taskBytes > row.largestBytes() ? key : row.largestTask(), Math.max(row.largestBytes(), taskBytes), row.resultBytes() + resultBytes));
         }
         List<LayerRow> layers = List.copyOf(rows.values());
+        int workerCount = Math.max(1, workers);
         long largestTake = 0;
-        for (long bytes : own) {
-            largestTake = Math.max(largestTake, bytes <= SMALL_TASK_BYTES ? BATCH * bytes : bytes);
+        long largestResults = 0;
+        for (int number = 0; number < keys.length; number++) {
+            boolean small = own[number] <= SMALL_TASK_BYTES;
+            long take = Math.max(own[number], results[number]);
+            largestTake = Math.max(largestTake, small ? BATCH * take : take);
+            largestResults = Math.max(largestResults, small ? BATCH * results[number] : results[number]);
         }
-        // Tasks last unequally in a real run, so a worker may be a take ahead of the paper run: one more of the largest for each worker but one.
-        long peak = simulate(ordered, results, own, Math.max(1, workers)) + (Math.max(1, workers) - 1) * largestTake;
+        long[] paper = simulate(ordered, results, own, workerCount);
+        // Tasks last unequally in a real run, so other tasks may run at once than on paper: at most every worker
+        // its largest take beside the most results held, and a worker ahead holds one take's results more.
+        // One worker runs the tasks in the paper's order.
+        long peak = workerCount == 1 ? paper[0] : Math.max(paper[0], paper[1] + workerCount * largestTake) + (workerCount - 1) * largestResults;
         return new MemoryProjection(keys.length, layers, largest, Math.max(0, largestBytes), peak, undeclared, read, written);
     }
 
@@ -121,9 +131,11 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * where every task lasts as long, and one where a task lasts as long as the bytes it allocates
      * (a large task is a slow one, and the other workers run ahead through small tasks meanwhile).
      */
-    private static long simulate(OrderedGraph ordered, long[] results, long[] own, int workers) {
+    private static long[] simulate(OrderedGraph ordered, long[] results, long[] own, int workers) {
         int[][] readers = ordered.readers();
-        return Math.max(simulate(ordered, readers, results, own, workers, false), simulate(ordered, readers, results, own, workers, true));
+        long[] equal = simulate(ordered, readers, results, own, workers, false);
+        long[] proportional = simulate(ordered, readers, results, own, workers, true);
+        return new long[] {Math.max(equal[0], proportional[0]), Math.max(equal[1], proportional[1])};
     }
 
     /**
@@ -133,7 +145,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * when the scheduler measures too. Then the results are stored and inputs no one else reads are
      * released.
      */
-    private static long simulate(OrderedGraph ordered, int[][] readers, long[] results, long[] own, int workers, boolean lastsAsItAllocates) {
+    private static long[] simulate(OrderedGraph ordered, int[][] readers, long[] results, long[] own, int workers, boolean lastsAsItAllocates) {
         int count = ordered.size();
         int[][] inputs = ordered.inputs();
         int[] inputsLeft = new int[count];
@@ -162,6 +174,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             idle.add(worker);
         }
         long held = 0;
+        long mostHeld = 0;
         long peak = 0;
         long allocatingNow = 0;
         long now = 0;
@@ -176,7 +189,8 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                 while (taken < take && !ready.isEmpty() && (taken == 0 || own[ready.peek()] <= SMALL_TASK_BYTES)) {
                     int number = ready.poll();
                     batch[taken++] = number;
-                    bytes += own[number];
+                    // A task of a batch may end before the batch does, its result then held with the scheduler's header.
+                    bytes += Math.max(own[number], results[number]);
                     duration += lastsAsItAllocates ? own[number] + 1 : 1;
                 }
                 batches[worker] = java.util.Arrays.copyOf(batch, taken);
@@ -186,7 +200,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                 running.add(worker);
             }
             if (running.isEmpty()) {
-                return peak;
+                return new long[] {peak, mostHeld};
             }
             int worker = running.poll();
             now = ends[worker];
@@ -195,6 +209,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             for (int number : batches[worker]) {
                 held += results[number];
             }
+            mostHeld = Math.max(mostHeld, held);
             for (int number : batches[worker]) {
                 for (int input : inputs[number]) {
                     if (--readersLeft[input] == 0 && !output[input]) {
@@ -221,13 +236,25 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * folds a key into its one reader, which counts it whole. Inlining copies a task into each of
      * its readers only where that costs nothing or computes no more than the part a reader reads
      * (a view, a literal already in memory, a deferred block such as a random one), so each of n
-     * readers counts an n-th of it.
+     * readers counts an n-th of it. Where a task pulls its input in parts (a reduction's chunk step
+     * in strips) and keys folded into it hand it their results deferred, each such key counts one
+     * part, as {@link Footprint#partBytes} says, all the way down the chain that stays deferred.
      */
     private static final class Inside {
+        /** Deeper chains of deferred parts are counted whole: an upper bound, and no deep recursion. */
+        private static final int DEEPEST_PARTS = 256;
+
         private final HighLevelGraph layered;
         private final TaskGraph unfused;
         private final TaskGraph tasks;
         private final Map<Key, long[]> folded = new HashMap<>();
+        /** Folded keys whose result stays deferred when their reader takes it so. */
+        private final Set<Key> yielding = new java.util.HashSet<>();
+        private final Map<Asked, Long> parts = new HashMap<>();
+
+        /** A folded key asked for a part. */
+        private record Asked(Key key, Footprint.Ask ask) {
+        }
 
         Inside(HighLevelGraph layered, TaskGraph unfused, TaskGraph tasks) {
             this.layered = layered;
@@ -274,28 +301,86 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                         ready = false;
                     }
                 }
-                if (!ready) {
-                    continue;
+                if (ready) {
+                    pending.removeLast();
+                    fold(current);
                 }
-                pending.removeLast();
-                Footprint footprint = layered.footprint(current.name());
-                long[] totals = footprint == null ? new long[3]
-                        : new long[] {footprint.taskBytes(current), footprint.bytesRead(current), footprint.bytesWritten(current)};
-                if (unfused.contains(current)) {
-                    for (Key input : unfused.dependencies(current)) {
-                        if (!tasks.contains(input)) {
-                            long[] inner = folded.get(input);
-                            // Inlined into several readers, a task is a view, a literal or a deferred block each reader computes its part of.
-                            long readers = Math.max(1, unfused.dependents(input).size());
-                            totals[0] += ceilDivide(inner[0], readers);
-                            totals[1] += ceilDivide(inner[1], readers);
-                            totals[2] += ceilDivide(inner[2], readers);
-                        }
-                    }
-                }
-                folded.put(current, totals);
             }
             return folded.get(key);
+        }
+
+        /** Counts {@code current}, whose folded inputs are counted already. */
+        private void fold(Key current) {
+            Footprint footprint = layered.footprint(current.name());
+            Set<Key> inputs = unfused.contains(current) ? unfused.dependencies(current) : Set.of();
+            long[] totals = footprint == null ? new long[3]
+                    : new long[] {footprint.allocatedBytes(current), footprint.bytesRead(current), footprint.bytesWritten(current)};
+            for (Key input : inputs) {
+                if (!tasks.contains(input)) {
+                    long[] inner = folded.get(input);
+                    // Inlined into several readers, a task is a view, a literal or a deferred block each reader computes its part of.
+                    long readers = Math.max(1, unfused.dependents(input).size());
+                    totals[1] += ceilDivide(inner[1], readers);
+                    totals[2] += ceilDivide(inner[2], readers);
+                }
+            }
+            boolean pulls = footprint != null && footprint.pullsInParts() && !deferredInputs(current).isEmpty();
+            // Inputs handed over deferred are pulled through in strips, a part of each beside the task's own strips, or forced whole.
+            Footprint.Ask ask = pulls ? new Footprint.Ask(footprint.pulledElements(current), false, footprint.asksRowParts()) : Footprint.Ask.WHOLE;
+            totals[0] = (pulls ? footprint.takingParts().allocatedBytes(current) : totals[0]) + inputsOf(current, ask, 0);
+            folded.put(current, totals);
+            Task task = unfused.contains(current) ? unfused.task(current) : null;
+            if (footprint != null && footprint.partMaking() != Footprint.PartMaking.WHOLE && !pulls && task instanceof Task.Call call
+                    && call.function() instanceof Deferring && (inputs.isEmpty() || !deferredInputs(current).isEmpty())) {
+                yielding.add(current);
+            }
+        }
+
+        /** The folded inputs of {@code key} that hand it their results deferred. */
+        private List<Key> deferredInputs(Key key) {
+            List<Key> deferred = new ArrayList<>();
+            if (unfused.contains(key)) {
+                Task task = unfused.task(key);
+                for (Key input : unfused.dependencies(key)) {
+                    if (!tasks.contains(input) && yielding.contains(input) && Optimization.readsOnlyDeferred(task, input)) {
+                        deferred.add(input);
+                    }
+                }
+            }
+            return deferred;
+        }
+
+        /**
+         * What the folded inputs of {@code key} allocate inside its task: those handed over deferred
+         * a part each as {@code ask} (whole where the task forces them), the others whole, an n-th
+         * of each for each of its n readers.
+         */
+        private long inputsOf(Key key, Footprint.Ask ask, int depth) {
+            if (!unfused.contains(key)) {
+                return 0;
+            }
+            List<Key> deferred = deferredInputs(key);
+            long bytes = 0;
+            for (Key input : unfused.dependencies(key)) {
+                if (!tasks.contains(input)) {
+                    bytes += deferred.contains(input) && depth < DEEPEST_PARTS ? part(input, ask, depth)
+                            : ceilDivide(folded.get(input)[0], Math.max(1, unfused.dependents(input).size()));
+                }
+            }
+            return bytes;
+        }
+
+        /** One part of a folded key's result, and what it asks of its own deferred inputs, all the way down. */
+        private long part(Key key, Footprint.Ask ask, int depth) {
+            Asked asked = new Asked(key, ask);
+            Long known = parts.get(asked);
+            if (known != null) {
+                return known;
+            }
+            Footprint footprint = layered.footprint(key.name());
+            long bytes = footprint.partBytes(key, ask) + inputsOf(key, footprint.inputAsk(key, ask), depth + 1);
+            parts.put(asked, bytes);
+            return bytes;
         }
     }
 }

@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 import org.tessera.graph.Key;
+import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
 import org.tessera.graph.layer.HighLevelGraph;
 
@@ -32,5 +33,13 @@ public final class Optimization {
     /** The passes over tasks, on the tasks of {@link #fuseLayers}: linear fusion, then inlining. */
     public static TaskGraph fuseTasks(TaskGraph tasks, Collection<Key> outputs) {
         return Inlining.inline(LinearFusion.fuse(tasks, outputs), outputs);
+    }
+
+    /**
+     * Whether {@code task} reads {@code key} only where its function takes the value deferred, so
+     * a deferred block given there is asked for parts instead of forced whole.
+     */
+    public static boolean readsOnlyDeferred(Task task, Key key) {
+        return Inlining.readsOnlyDeferred(task, key);
     }
 }

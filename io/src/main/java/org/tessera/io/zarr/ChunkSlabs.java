@@ -63,16 +63,22 @@ final class ChunkSlabs implements RegionSource.SlabReader {
 
     /** Slabs of the region {@code [start, start + shape)} where it lies in one chunk that decodes in pieces or is raw. */
     static Optional<RegionSource.SlabReader> of(Store store, String path, ArrayMetadata metadata, long[] start, long[] shape) {
-        if (!(metadata instanceof ArrayMetadataV2 version2) || version2.order() != Order.C || start.length == 0
-                || (version2.compressor() != null && !version2.compressor().decodesRanges())) {
+        if (start.length == 0 || !decodesSlabs(metadata)) {
             return Optional.empty();
         }
+        ArrayMetadataV2 version2 = (ArrayMetadataV2) metadata;
         List<ChunkOverlap> overlaps = ChunkOverlap.of(start, shape, version2.chunkShape());
         if (overlaps.size() != 1) {
             return Optional.empty();
         }
         ChunkOverlap overlap = overlaps.getFirst();
         return Optional.of(new ChunkSlabs(store, org.tessera.io.store.StoreKeys.join(path, version2.chunkKey(overlap.chunkIndex())), version2, overlap));
+    }
+
+    /** Whether a region inside one chunk of the array decodes alone: Zarr v2 in C order, raw or of a codec that decodes ranges. */
+    static boolean decodesSlabs(ArrayMetadata metadata) {
+        return metadata instanceof ArrayMetadataV2 version2 && version2.order() == Order.C
+                && (version2.compressor() == null || version2.compressor().decodesRanges());
     }
 
     @Override

@@ -345,6 +345,11 @@ public final class ZarrArray implements RegionSource, ChunkSink {
         return ChunkSlabs.of(store, path, metadata, start, regionShape);
     }
 
+    @Override
+    public boolean readsSlabs() {
+        return ChunkSlabs.decodesSlabs(metadata);
+    }
+
     /** The same path, store and metadata give the same chunked-array names, as Dask tokenizes Zarr arrays. */
     @Override
     public Object identity() {
