@@ -254,13 +254,15 @@ public final class TreeReduction {
                 return whole;
             }
             // A fused chain pulled through in strips: each strip's temporaries in the strips' scratch (reset after each),
-            // its partial copied out to the task's scratch, where the strips' partials are held, joined and combined.
+            // its partial copied out to the task's scratch, which is never reset: every strip's partial, and each round
+            // of COMBINE_EVERY of them joined and combined (the last round with what is left), or all of them joined once.
             // Whether the block comes deferred is known only when the task runs: the larger of both.
             long strips = (rows + stripRows - 1) / stripRows;
             long stripPartial = firstAxisReduced ? partialBytes : (long) Math.ceil((double) partialBytes * stripRows / rows);
             long inner = (long) Math.ceil(stripRows * rowElements * bytesPerElement + (partialTimes + 1) * stripPartial);
-            long held = firstAxisReduced ? Math.min(strips, ChunkStep.COMBINE_EVERY) * stripPartial : partialBytes;
-            long outer = (long) Math.ceil(held * (2 + combineTimes));
+            long rounds = firstAxisReduced ? Math.ceilDiv(strips, ChunkStep.COMBINE_EVERY) : 0;
+            long joined = firstAxisReduced ? Math.min(strips, ChunkStep.COMBINE_EVERY) * stripPartial : partialBytes;
+            long outer = strips * stripPartial + (firstAxisReduced ? (long) Math.ceil(rounds * (joined * (1 + combineTimes) + partialBytes)) : joined);
             long inStrips = LayerMemory.inScratch(inner) + LayerMemory.inScratch(outer) + partialBytes;
             return inputInParts ? inStrips : Math.max(whole, inStrips);
         }

@@ -325,8 +325,10 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                 }
             }
             boolean pulls = footprint != null && footprint.pullsInParts() && !deferredInputs(current).isEmpty();
-            // Inputs handed over deferred are pulled through in strips, a part of each beside the task's own strips, or forced whole.
-            Footprint.Ask ask = pulls ? new Footprint.Ask(footprint.pulledElements(current), false, footprint.asksRowParts()) : Footprint.Ask.WHOLE;
+            // Inputs handed over deferred are pulled through in strips, a part of each beside the task's own strips; a task
+            // that makes parts asks them for what its whole result needs. Other tasks force them as they please: whole.
+            Footprint.Ask ask = pulls ? new Footprint.Ask(footprint.pulledElements(current), false, footprint.asksRowParts())
+                    : footprint != null && footprint.partMaking() != Footprint.PartMaking.WHOLE ? footprint.inputAsk(current, Footprint.Ask.WHOLE) : null;
             totals[0] = (pulls ? footprint.takingParts().allocatedBytes(current) : totals[0]) + inputsOf(current, ask, 0);
             folded.put(current, totals);
             Task task = unfused.contains(current) ? unfused.task(current) : null;
@@ -352,8 +354,8 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
 
         /**
          * What the folded inputs of {@code key} allocate inside its task: those handed over deferred
-         * a part each as {@code ask} (whole where the task forces them), the others whole, an n-th
-         * of each for each of its n readers.
+         * a part each as {@code ask}, the others (all of them where {@code ask} is null) whole, an
+         * n-th of each for each of its n readers.
          */
         private long inputsOf(Key key, Footprint.Ask ask, int depth) {
             if (!unfused.contains(key)) {
@@ -363,7 +365,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             long bytes = 0;
             for (Key input : unfused.dependencies(key)) {
                 if (!tasks.contains(input)) {
-                    bytes += deferred.contains(input) && depth < DEEPEST_PARTS ? part(input, ask, depth)
+                    bytes += ask != null && deferred.contains(input) && depth < DEEPEST_PARTS ? part(input, ask, depth)
                             : ceilDivide(folded.get(input)[0], Math.max(1, unfused.dependents(input).size()));
                 }
             }
