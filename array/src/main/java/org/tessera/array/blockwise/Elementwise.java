@@ -73,7 +73,7 @@ public final class Elementwise {
         // array for each Java scalar (at most a complex128), nothing else.
         long scalars = arguments.stream().filter(argument -> !(argument instanceof ChunkedArray)).count();
         // A part is the ufunc of its operands' parts of the same box, each computed into an array of its own.
-        Working working = (scalars == 0 ? Working.none() : Working.fixed(SCALAR_BYTES * scalars)).makingParts(PartMaking.MADE, true);
+        Working working = (scalars == 0 ? Working.none() : Working.fixed(SCALAR_BYTES * scalars)).makingParts(PartMaking.MADE, true, true);
         List<ChunkedArray> results = new ArrayList<>(metaOutputs.length);
         for (int outputIndex = 0; outputIndex < metaOutputs.length; outputIndex++) {
             String label = metaOutputs.length == 1 ? ufunc.name() : ufunc.name() + "-" + outputIndex;

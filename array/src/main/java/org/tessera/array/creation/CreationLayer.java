@@ -59,7 +59,8 @@ public final class CreationLayer {
         BlockwiseLayer layer = new BlockwiseLayer(name, letters, new MakeBlock(label, chunks, maker), List.of(BlockwiseArgument.blockIndex(letters)), counts, null);
         HighLevelGraph graph = HighLevelGraph.empty().with(layer, Set.of());
         if (working != null) {
-            Working parts = working.makingParts(partMaking(maker), false);
+            // A region maker makes each block, and each part, anew; other makers may return views (of an array given).
+            Working parts = working.makingParts(partMaking(maker), false, maker instanceof RegionMaker || working.freshResults());
             graph = reads ? Footprints.declareReading(graph, name, parts) : Footprints.declare(graph, name, parts);
         }
         return new ChunkedArray(graph, name, chunks, meta);

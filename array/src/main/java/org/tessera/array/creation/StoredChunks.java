@@ -28,8 +28,11 @@ import org.tessera.graph.Key;
  * @param writing    whether the tasks write the blocks (only chunks shared with other blocks count)
  * @param slabs      whether a block inside one chunk reads a run of its rows alone (see
  *                   {@link org.tessera.array.RegionSource#readsSlabs}): a reader pulling it in strips then holds a strip
+ * @param wholeChunks whether every block is one whole chunk (the last along the first axis may be cut short by
+ *                   the array's end): read, it is a new C-ordered array, not a view of a larger one
  */
-public record StoredChunks(Chunks blocks, long[] chunkShape, long itemSize, int copies, boolean writing, boolean slabs) implements Working {
+public record StoredChunks(Chunks blocks, long[] chunkShape, long itemSize, int copies, boolean writing, boolean slabs, boolean wholeChunks)
+        implements Working {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -46,22 +49,49 @@ public record StoredChunks(Chunks blocks, long[] chunkShape, long itemSize, int 
 
     /** Reading blocks of {@code blocks} from chunks of {@code chunkShape} and {@code itemSize} bytes per element. */
     public static StoredChunks reading(Chunks blocks, long[] chunkShape, long itemSize) {
-        return new StoredChunks(blocks, chunkShape, itemSize, 1, false, false);
+        return new StoredChunks(blocks, chunkShape, itemSize, 1, false, false, wholeChunks(blocks, chunkShape));
     }
 
     /** As {@link #reading(Chunks, long[], long)} where decoding a chunk makes {@code copies} arrays of its size. */
     public static StoredChunks reading(Chunks blocks, long[] chunkShape, long itemSize, int copies) {
-        return new StoredChunks(blocks, chunkShape, itemSize, copies, false, false);
+        return new StoredChunks(blocks, chunkShape, itemSize, copies, false, false, wholeChunks(blocks, chunkShape));
     }
 
     /** Writing blocks of {@code blocks} into chunks of {@code chunkShape}, gathering the chunks that blocks share. */
     public static StoredChunks assembling(Chunks blocks, long[] chunkShape, long itemSize) {
-        return new StoredChunks(blocks, chunkShape, itemSize, 1, true, false);
+        return new StoredChunks(blocks, chunkShape, itemSize, 1, true, false, false);
     }
 
     /** The same reads, of a source that reads a block inside one chunk in slabs of rows when {@code inSlabs}. */
     public StoredChunks readingSlabs(boolean inSlabs) {
-        return new StoredChunks(blocks, chunkShape, itemSize, copies, writing, inSlabs);
+        return new StoredChunks(blocks, chunkShape, itemSize, copies, writing, inSlabs, wholeChunks);
+    }
+
+    /** Whether every block of {@code blocks} is one chunk of {@code chunkShape}, the last along the first axis perhaps shorter. */
+    private static boolean wholeChunks(Chunks blocks, long[] chunkShape) {
+        if (!blocks.isKnown() || chunkShape.length != blocks.ndim()) {
+            return false;
+        }
+        for (int axis = 0; axis < chunkShape.length; axis++) {
+            long[] lengths = blocks.axis(axis);
+            for (int block = 0; block < lengths.length - 1; block++) {
+                if (lengths[block] != chunkShape[axis]) {
+                    return false;
+                }
+            }
+            // A chunk cut short along its first axis is a run of its rows, still C-ordered; along another it is not.
+            long last = lengths.length == 0 ? 0 : lengths[lengths.length - 1];
+            if (axis == 0 ? last > chunkShape[axis] : last != chunkShape[axis] && lengths.length > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A whole chunk decodes into a new array of its own (one copy, the default codecs). */
+    @Override
+    public boolean freshResults() {
+        return wholeChunks && copies == 1 && !writing;
     }
 
     @Override
@@ -134,7 +164,7 @@ public record StoredChunks(Chunks blocks, long[] chunkShape, long itemSize, int 
     @Override
     public boolean equals(Object other) {
         return other instanceof StoredChunks that && blocks.equals(that.blocks) && Arrays.equals(chunkShape, that.chunkShape) && itemSize == that.itemSize
-                && copies == that.copies && writing == that.writing && slabs == that.slabs;
+                && copies == that.copies && writing == that.writing && slabs == that.slabs && wholeChunks == that.wholeChunks;
     }
 
     @Override

@@ -67,6 +67,12 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
         return HEADER_BYTES;
     }
 
+    /** A block that passes its input's parts on (a transpose) is a view of its input: it allocates only its working memory. */
+    @Override
+    public long allocatedBytes(Key key) {
+        return partMaking() == PartMaking.PASSED ? workingBytes(key) : Footprint.super.allocatedBytes(key);
+    }
+
     @Override
     public long bytesRead(Key key) {
         return traffic == Traffic.READS ? blockBytes(key) : 0;
@@ -130,6 +136,22 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
     @Override
     public LayerFootprint takingParts() {
         return working == null ? this : new LayerFootprint(chunks, bounds, itemSize, working.takingParts(), traffic);
+    }
+
+    @Override
+    public boolean freshResults() {
+        return working != null && working.freshResults();
+    }
+
+    /** A stored block's slab is cut to the block's columns: new and C-ordered only where blocks are whole chunks. */
+    @Override
+    public boolean freshParts() {
+        return traffic == Traffic.READS ? freshResults() : Footprint.super.freshParts();
+    }
+
+    @Override
+    public LayerFootprint takingOrdered() {
+        return working == null ? this : new LayerFootprint(chunks, bounds, itemSize, working.takingOrdered(), traffic);
     }
 
     /** The same footprint over other chunks (known lengths after computing them), keeping the declaration. */

@@ -64,7 +64,22 @@ public interface Working extends Serializable {
 
     /** This working memory, for tasks that make their parts as {@code making} from their inputs' parts of the same rows or not. */
     default Working makingParts(PartMaking making, boolean rows) {
-        return new MakingParts(this, making, rows);
+        return makingParts(making, rows, false);
+    }
+
+    /** As {@link #makingParts(PartMaking, boolean)}, for tasks whose results are new C-ordered arrays when {@code fresh}. */
+    default Working makingParts(PartMaking making, boolean rows, boolean fresh) {
+        return new MakingParts(this, making, rows, fresh);
+    }
+
+    /** Whether each task's result is a new C-ordered array of its own, never a view of another (a ufunc's output, a gather). */
+    default boolean freshResults() {
+        return false;
+    }
+
+    /** The working memory where the task's first input is a new C-ordered array (each part of it, where it takes parts). */
+    default Working takingOrdered() {
+        return this;
     }
 
     /** No temporaries: the task writes its result (or views its input) and nothing else. */
@@ -83,13 +98,18 @@ public interface Working extends Serializable {
     }
 
     /** A working memory with another way of making parts. */
-    record MakingParts(Working working, PartMaking partMaking, boolean asksRowParts) implements Working {
+    record MakingParts(Working working, PartMaking partMaking, boolean asksRowParts, boolean freshResults) implements Working {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
-        public Working makingParts(PartMaking making, boolean rows) {
-            return new MakingParts(working, making, rows);
+        public Working makingParts(PartMaking making, boolean rows, boolean fresh) {
+            return new MakingParts(working, making, rows, fresh);
+        }
+
+        @Override
+        public Working takingOrdered() {
+            return new MakingParts(working.takingOrdered(), partMaking, asksRowParts, freshResults);
         }
 
         @Override
@@ -124,7 +144,7 @@ public interface Working extends Serializable {
 
         @Override
         public Working takingParts() {
-            return new MakingParts(working.takingParts(), partMaking, asksRowParts);
+            return new MakingParts(working.takingParts(), partMaking, asksRowParts, freshResults);
         }
     }
 

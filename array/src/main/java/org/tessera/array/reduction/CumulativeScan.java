@@ -99,7 +99,7 @@ public final class CumulativeScan {
         ChunkedArray scanned = Blockwise.of(kind.label() + "-block", blockScan, letters).input(input, letters)
                 .token(kind, scanAxis, dtype == null ? "" : dtype.numpyName()).meta(ChunkedArray.metaOf(sample.dtype(), input.ndim()))
                 .working(new ScanWorking(input.chunks(), scanAxis, sample.dtype().byteSize(), input.dtype() != sample.dtype(), kind.skipNan)
-                        .makingParts(deferred ? PartMaking.MADE : PartMaking.WHOLE, scanAxis == 0))
+                        .makingParts(deferred ? PartMaking.MADE : PartMaking.WHOLE, scanAxis == 0, true))
                 .build();
 
         return method == Method.SEQUENTIAL ? sequential(scanned, kind, scanAxis, deferred) : blelloch(scanned, kind, scanAxis, deferred);
@@ -142,7 +142,7 @@ public final class CumulativeScan {
             graph = graph.with(new MaterializedLayer(carryName(kind, token, position), carries.get(position)), reads);
             // A carry is the last slice of the block before, combined with the carry before it.
             graph = Footprints.blocks(graph, carryName(kind, token, position), slices, scanned.dtype(),
-                    new LastSliceWorking(scanned.chunks(), scanned.dtype().byteSize(), deferred));
+                    new LastSliceWorking(scanned.chunks(), scanAxis, scanned.dtype().byteSize(), deferred));
             outputReads.add(carryName(kind, token, position));
         }
         graph = graph.with(new MaterializedLayer(name, outputs), outputReads);
@@ -153,7 +153,7 @@ public final class CumulativeScan {
 
     /** A block combined with its carry (and cast back): a part of a deferred scan is its part combined with the carry. */
     private static Working combined(boolean deferred, int scanAxis) {
-        return Working.ofResult(1).makingParts(deferred ? PartMaking.MADE : PartMaking.WHOLE, scanAxis == 0);
+        return Working.ofResult(1).makingParts(deferred ? PartMaking.MADE : PartMaking.WHOLE, scanAxis == 0, true);
     }
 
     /** The chunks of the last slices of {@code blocks} along {@code axis}: length 1 there, a slice per block. */
@@ -177,14 +177,27 @@ public final class CumulativeScan {
      * @param itemSize the bytes of an element of the scan
      * @param cast     whether the block is cast to another dtype
      * @param skipNan  whether NaNs are replaced first
+     * @param ordered  whether the block is a new C-ordered array: scanned along its first axis, it is not copied
      */
-    record ScanWorking(Chunks blocks, int axis, long itemSize, boolean cast, boolean skipNan) implements Working {
+    record ScanWorking(Chunks blocks, int axis, long itemSize, boolean cast, boolean skipNan, boolean ordered) implements Working {
         @Serial
         private static final long serialVersionUID = 1L;
 
+        ScanWorking(Chunks blocks, int axis, long itemSize, boolean cast, boolean skipNan) {
+            this(blocks, axis, itemSize, cast, skipNan, false);
+        }
+
+        @Override
+        public Working takingOrdered() {
+            return new ScanWorking(blocks, axis, itemSize, cast, skipNan, true);
+        }
+
         @Override
         public long bytes(Key key, long resultBytes) {
-            return resultBytes * (2 + (cast ? 1 : 0)) + (skipNan ? resultBytes + resultBytes / 8 + 8 : 0);
+            // Along the first axis of an ordered block the scan runs in place of copies, with a slice or two.
+            long copies = ordered && axis == 0 ? 0 : 2 * resultBytes;
+            long slices = ordered && axis == 0 ? 2 * sliceBytes(key) : 0;
+            return copies + slices + (cast ? resultBytes : 0) + (skipNan ? resultBytes + resultBytes / 8 + 8 : 0);
         }
 
         /**
@@ -221,15 +234,23 @@ public final class CumulativeScan {
      * last slice continues the running total (their join, its scan, the total kept).
      *
      * @param blocks   the scan's blocks, at the task's key
+     * @param axis     the axis scanned
      * @param itemSize the bytes of an element of the scan
      * @param deferred whether the scan may stay deferred
+     * @param inParts  whether the scan comes deferred, its strips counted in its part
      */
-    record LastSliceWorking(Chunks blocks, long itemSize, boolean deferred, boolean inParts) implements Working {
+    record LastSliceWorking(Chunks blocks, int axis, long itemSize, boolean deferred, boolean inParts) implements Working {
         @Serial
         private static final long serialVersionUID = 1L;
 
-        LastSliceWorking(Chunks blocks, long itemSize, boolean deferred) {
-            this(blocks, itemSize, deferred, false);
+        LastSliceWorking(Chunks blocks, int axis, long itemSize, boolean deferred) {
+            this(blocks, axis, itemSize, deferred, false);
+        }
+
+        /** The last slice along the first axis is a row. */
+        @Override
+        public boolean asksRowParts() {
+            return axis == 0;
         }
 
         @Override
@@ -246,7 +267,7 @@ public final class CumulativeScan {
         /** The scan comes deferred: its part, the strips before it included, is counted as its own (see ScanWorking). */
         @Override
         public Working takingParts() {
-            return new LastSliceWorking(blocks, itemSize, deferred, true);
+            return new LastSliceWorking(blocks, axis, itemSize, deferred, true);
         }
 
         @Override
@@ -329,7 +350,7 @@ public final class CumulativeScan {
             graph = graph.with(new MaterializedLayer(level.getKey(), level.getValue()), reads.get(level.getKey()));
             // Last slices, and the sweeps' combines of two slices: a slice, cast back where the combine promotes.
             graph = Footprints.blocks(graph, level.getKey(), slices, scanned.dtype(), level.getKey().equals(lastName)
-                    ? new LastSliceWorking(scanned.chunks(), scanned.dtype().byteSize(), deferred) : Working.ofResult(1));
+                    ? new LastSliceWorking(scanned.chunks(), scanAxis, scanned.dtype().byteSize(), deferred) : Working.ofResult(1));
         }
         Set<String> outputReads = new java.util.LinkedHashSet<>(levels.keySet());
         outputReads.add(scanned.name());

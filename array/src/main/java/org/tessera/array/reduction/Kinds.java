@@ -80,7 +80,12 @@ public final class Kinds {
          */
         @Override
         public double chunkBytesPerElement(DType input, DType result) {
-            long layout = input.byteSize();
+            return chunkBytesPerElement(input, result, false);
+        }
+
+        @Override
+        public double chunkBytesPerElement(DType input, DType result, boolean ordered) {
+            long layout = ordered ? 0 : input.byteSize();
             long cast = input == result ? 0 : result.byteSize();
             return switch (name) {
                 case "sum", "prod" -> layout + cast;
@@ -195,8 +200,13 @@ public final class Kinds {
          */
         @Override
         public double chunkBytesPerElement(DType input, DType result) {
+            return chunkBytesPerElement(input, result, false);
+        }
+
+        @Override
+        public double chunkBytesPerElement(DType input, DType result, boolean ordered) {
             long values = input.isComplex() ? 16 : 8;
-            double bytes = input.isComplex() || input == DType.FLOAT64 ? input.byteSize() : 8;
+            double bytes = input.isComplex() || input == DType.FLOAT64 ? (ordered ? 0 : input.byteSize()) : 8;
             if (skipNan) {
                 bytes += 1 + 1 + 8 + 1 + values;
             }

@@ -148,6 +148,11 @@ public final class LayerMemory {
             return new Parts(blocks.takingParts(), extraBytes);
         }
 
+        @Override
+        public Footprint takingOrdered() {
+            return new Parts(blocks.takingOrdered(), extraBytes);
+        }
+
         /** The same results with another working memory. */
         public Parts withWorking(Working working) {
             return new Parts(new LayerFootprint(blocks.chunks(), blocks.bounds(), blocks.itemSize(), working, blocks.traffic()), extraBytes);

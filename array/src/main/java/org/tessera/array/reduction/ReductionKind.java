@@ -77,6 +77,11 @@ public interface ReductionKind extends Serializable {
         return 0;
     }
 
+    /** As {@link #chunkBytesPerElement(DType, DType)}, where the block is known to be C-ordered (a new array, not a view): by default as much. */
+    default double chunkBytesPerElement(DType input, DType result, boolean ordered) {
+        return chunkBytesPerElement(input, result);
+    }
+
     /**
      * An upper bound of what {@link #chunk} allocates besides its partial in arrays of the partial's
      * size (a total beside a count and a mean), as a multiple of the partial.

@@ -107,8 +107,8 @@ public final class TreeReduction {
         long partialItemBytes = kind.partialItemBytes(x.dtype(), resultType);
         double combineTimes = kind.combineTimesJoined();
         graph = LayerMemory.arrays(graph, chunkName, partialChunks(chunks, reduced, x.numBlocks()), partialItemBytes, kind.partialArrays(),
-                new ChunkWorking(chunks, kind.chunkBytesPerElement(x.dtype(), resultType), kind.chunkTimesPartial(), combineTimes, scoped(x),
-                        reduced.length > 0 && reduced[0] == 0));
+                new ChunkWorking(chunks, kind.chunkBytesPerElement(x.dtype(), resultType), kind.chunkBytesPerElement(x.dtype(), resultType, true),
+                        kind.chunkTimesPartial(), combineTimes, scoped(x), reduced.length > 0 && reduced[0] == 0));
 
         int[] gridCounts = x.numBlocks();
         String level = chunkName;
@@ -176,18 +176,28 @@ public final class TreeReduction {
      * their join, and copies its partial out.
      *
      * @param blocks           the input's chunks
-     * @param bytesPerElement  the kind's temporaries per element of a block
-     * @param partialTimes     the kind's temporaries of the partial's size, per byte of the partial
-     * @param combineTimes     the kind's temporaries in a combine, per byte of the joined partials
-     * @param scoped           whether the task runs in scratch memory
-     * @param firstAxisReduced whether strips' partials are combined (else joined)
+     * @param bytesPerElement        the kind's temporaries per element of a block
+     * @param orderedBytesPerElement the same for a block that is C-ordered already
+     * @param partialTimes           the kind's temporaries of the partial's size, per byte of the partial
+     * @param combineTimes           the kind's temporaries in a combine, per byte of the joined partials
+     * @param scoped                 whether the task runs in scratch memory
+     * @param firstAxisReduced       whether strips' partials are combined (else joined)
+     * @param inputInParts           whether the block comes deferred and is pulled in strips
+     * @param inputOrdered           whether the block (or each strip) is a new C-ordered array
      */
-    record ChunkWorking(Chunks blocks, double bytesPerElement, double partialTimes, double combineTimes, boolean scoped, boolean firstAxisReduced,
-                        boolean inputInParts)
+    record ChunkWorking(Chunks blocks, double bytesPerElement, double orderedBytesPerElement, double partialTimes, double combineTimes, boolean scoped,
+                        boolean firstAxisReduced, boolean inputInParts, boolean inputOrdered)
             implements Working {
 
-        ChunkWorking(Chunks blocks, double bytesPerElement, double partialTimes, double combineTimes, boolean scoped, boolean firstAxisReduced) {
-            this(blocks, bytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, false);
+        ChunkWorking(Chunks blocks, double bytesPerElement, double orderedBytesPerElement, double partialTimes, double combineTimes, boolean scoped,
+                     boolean firstAxisReduced) {
+            this(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, false, false);
+        }
+
+        /** Its input is a new C-ordered array (or each strip of it is): the kind copies nothing to order it. */
+        @Override
+        public Working takingOrdered() {
+            return new ChunkWorking(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, inputInParts, true);
         }
 
         @Override
@@ -228,7 +238,7 @@ public final class TreeReduction {
         /** Its input comes deferred: a block long enough for strips is pulled through them and never made whole. */
         @Override
         public Working takingParts() {
-            return new ChunkWorking(blocks, bytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, true);
+            return new ChunkWorking(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, true, inputOrdered);
         }
 
         @Serial
@@ -237,11 +247,12 @@ public final class TreeReduction {
         @Override
         public long bytes(Key key, long partialBytes) {
             long[] shape = inputShape(key);
+            double perElement = inputOrdered ? orderedBytesPerElement : bytesPerElement;
             long elements = 1;
             for (long length : shape) {
                 elements *= Math.max(0, length);
             }
-            long temporaries = (long) Math.ceil(elements * bytesPerElement + partialTimes * partialBytes);
+            long temporaries = (long) Math.ceil(elements * perElement + partialTimes * partialBytes);
             if (!scoped) {
                 return temporaries;
             }
@@ -259,10 +270,11 @@ public final class TreeReduction {
             // Whether the block comes deferred is known only when the task runs: the larger of both.
             long strips = (rows + stripRows - 1) / stripRows;
             long stripPartial = firstAxisReduced ? partialBytes : (long) Math.ceil((double) partialBytes * stripRows / rows);
-            long inner = (long) Math.ceil(stripRows * rowElements * bytesPerElement + (partialTimes + 1) * stripPartial);
+            long inner = (long) Math.ceil(stripRows * rowElements * perElement + (partialTimes + 1) * stripPartial);
             long rounds = firstAxisReduced ? Math.ceilDiv(strips, ChunkStep.COMBINE_EVERY) : 0;
             long joined = firstAxisReduced ? Math.min(strips, ChunkStep.COMBINE_EVERY) * stripPartial : partialBytes;
-            long outer = strips * stripPartial + (firstAxisReduced ? (long) Math.ceil(rounds * (joined * (1 + combineTimes) + partialBytes)) : joined);
+            // Each strip's partial arrays (up to three) are carved at multiples of 64 bytes.
+            long outer = strips * (stripPartial + 3 * 64) + (firstAxisReduced ? (long) Math.ceil(rounds * (joined * (1 + combineTimes) + partialBytes)) : joined);
             long inStrips = LayerMemory.inScratch(inner) + LayerMemory.inScratch(outer) + partialBytes;
             return inputInParts ? inStrips : Math.max(whole, inStrips);
         }

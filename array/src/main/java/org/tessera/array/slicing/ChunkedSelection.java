@@ -24,6 +24,7 @@ import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
 import org.tessera.graph.layer.HighLevelGraph;
+import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.index.Indexing;
@@ -251,7 +252,9 @@ final class ChunkedSelection {
         long[] positionBytes = positions.chunks().isKnown()
                 ? Arrays.stream(positions.chunks().axis(0)).map(count -> count * POSITION_INDEX_ARRAYS * Long.BYTES).toArray() : new long[0];
         Working picked = Working.ofResult(1 + 1.0 / Math.max(1, view.dtype().byteSize()));
-        return withLayer(layer, view, positions, chunks, chunks, Workings.plus(picked, Workings.alongAxis(axis, positionBytes)));
+        // The gathered values are a new array.
+        return withLayer(layer, view, positions, chunks, chunks,
+                Workings.plus(picked, Workings.alongAxis(axis, positionBytes)).makingParts(PartMaking.WHOLE, false, true));
     }
 
     /** The int64 arrays a result block of chunked positions makes per position: places, local positions, and a copy of each by the indexing. */

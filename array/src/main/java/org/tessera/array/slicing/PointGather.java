@@ -19,6 +19,7 @@ import org.tessera.graph.Key;
 import org.tessera.graph.Task;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
+import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.layout.Shapes;
 
@@ -142,7 +143,7 @@ final class PointGather {
         // that writing them to their places through integer positions marks, and the index arrays.
         Working picked = Working.ofResult(1 + 1.0 / Math.max(1, view.dtype().byteSize()));
         HighLevelGraph graph = Footprints.declare(view.graph().with(new MaterializedLayer(name, tasks), Set.of(view.name())), name,
-                Workings.plus(picked, Workings.alongAxis(pointPosition, indexBytes)));
+                Workings.plus(picked, Workings.alongAxis(pointPosition, indexBytes)).makingParts(PartMaking.WHOLE, false, true));
         return new ChunkedArray(graph, name, result,
                 ChunkedArray.metaOf(view.dtype(), result.ndim()));
     }

@@ -115,6 +115,29 @@ public interface Footprint extends Serializable {
         return this;
     }
 
+    /**
+     * Whether each task's result is a new C-ordered array of its own, never a view of another:
+     * a reader then need not copy it into order (a reduction along its rows does otherwise).
+     */
+    default boolean freshResults() {
+        return false;
+    }
+
+    /** This footprint for tasks whose first input is a new C-ordered array, or each part of it where they take parts. */
+    default Footprint takingOrdered() {
+        return this;
+    }
+
+    /** Whether each part made of a deferred result is a new C-ordered array: by default where it is made or filled anew. */
+    default boolean freshParts() {
+        return partMaking() == PartMaking.MADE || partMaking() == PartMaking.FILLED;
+    }
+
+    /** Whether the results of these tasks reach a reader as new C-ordered arrays: made fresh, or parts made of a deferred result. */
+    static boolean reachesFresh(Footprint footprint, boolean deferred) {
+        return footprint.freshResults() || deferred && footprint.freshParts();
+    }
+
     /** What the task of {@code key} allocates in all: its result and its working memory. */
     default long taskBytes(Key key) {
         return resultBytes(key) + workingBytes(key);
@@ -150,20 +173,24 @@ public interface Footprint extends Serializable {
      * The footprint of {@code reader} once the tasks of {@code producer} are computed inside its
      * tasks (blockwise fusion, reader fusion): each task of the fused layer allocates what the
      * reader's task did and, as working memory, everything of the producer's tasks it reads.
-     * {@code readerLayer} is the reader as it was before the fusion, which says which producer keys
-     * each of its tasks reads (a key read twice counted twice, as fusion computes it twice).
+     * {@code readerLayer} is the reader as it was before the fusion and {@code fusedLayer} after it:
+     * the producer keys a task read before and no longer reads are those it now computes (a key
+     * read twice counted twice, as fusion computes it twice).
      */
-    static Footprint absorbing(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint) {
-        return new Absorbing(reader, readerLayer, producer, producerFootprint, false);
+    static Footprint absorbing(Footprint reader, Layer readerLayer, Layer fusedLayer, String producer, Footprint producerFootprint) {
+        return new Absorbing(reachesFresh(producerFootprint, false) ? reader.takingOrdered() : reader, readerLayer, fusedLayer, producer, producerFootprint,
+                false);
     }
 
     /**
-     * As {@link #absorbing(Footprint, Layer, String, Footprint)}, where the fused function hands the
+     * As {@link #absorbing(Footprint, Layer, Layer, String, Footprint)}, where the fused function hands the
      * producer's result to the reader deferred: a reader that pulls its input in parts then makes
      * neither whole, and the producer is counted at {@linkplain #partBytes a part}.
      */
-    static Footprint absorbingDeferred(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint) {
-        return new Absorbing(reader.pullsInParts() ? reader.takingParts() : reader, readerLayer, producer, producerFootprint, true);
+    static Footprint absorbingDeferred(Footprint reader, Layer readerLayer, Layer fusedLayer, String producer, Footprint producerFootprint) {
+        Footprint taking = reader.pullsInParts() ? reader.takingParts() : reader;
+        return new Absorbing(reachesFresh(producerFootprint, true) ? taking.takingOrdered() : taking, readerLayer, fusedLayer, producer, producerFootprint,
+                true);
     }
 
     /** A footprint that answers as another does, except where it says otherwise. */
@@ -235,6 +262,21 @@ public interface Footprint extends Serializable {
         default Footprint takingParts() {
             return delegate().takingParts();
         }
+
+        @Override
+        default boolean freshResults() {
+            return delegate().freshResults();
+        }
+
+        @Override
+        default boolean freshParts() {
+            return delegate().freshParts();
+        }
+
+        @Override
+        default Footprint takingOrdered() {
+            return delegate().takingOrdered();
+        }
     }
 
     /** One of a footprint's counts for one key. */
@@ -281,7 +323,7 @@ public interface Footprint extends Serializable {
     /**
      * @param passedDeferred whether the reader takes the producer's result deferred
      */
-    record Absorbing(Footprint reader, Layer readerLayer, String producer, Footprint producerFootprint, boolean passedDeferred)
+    record Absorbing(Footprint reader, Layer readerLayer, Layer fusedLayer, String producer, Footprint producerFootprint, boolean passedDeferred)
             implements Footprint {
         @Serial
         private static final long serialVersionUID = 1L;
@@ -308,9 +350,10 @@ public interface Footprint extends Serializable {
             return reader.partMaking();
         }
 
+        /** Whether every input from outside asks rows: the reader's, and the producer's it hands its own asks on to. */
         @Override
         public boolean asksRowParts() {
-            return reader.asksRowParts();
+            return reader.asksRowParts() && (!passedDeferred || producerFootprint.asksRowParts());
         }
 
         @Override
@@ -345,6 +388,25 @@ public interface Footprint extends Serializable {
         }
 
         @Override
+        public boolean freshResults() {
+            return reader.freshResults();
+        }
+
+        @Override
+        public boolean freshParts() {
+            return reader.freshParts();
+        }
+
+        /**
+         * The fused task's inputs from outside it reach the producer (a reader that took its first
+         * input ordered from the producer was told so when fused).
+         */
+        @Override
+        public Footprint takingOrdered() {
+            return new Absorbing(reader, readerLayer, fusedLayer, producer, producerFootprint.takingOrdered(), passedDeferred);
+        }
+
+        @Override
         public long bytesRead(Key key) {
             return reader.bytesRead(key) + absorbed(key, Footprint::bytesRead);
         }
@@ -363,12 +425,44 @@ public interface Footprint extends Serializable {
             return absorbed;
         }
 
-        /** The producer's keys the reader's task of {@code key} read before the fusion, each as often as it read it. */
+        /**
+         * The producer's keys the reader's task of {@code key} read before the fusion and now
+         * computes, each as often as fusion computes it: a key read at two places (a block and its
+         * own transpose) is computed twice. A producer read at several places may be fused at one
+         * of them first: then the keys it still reads are not computed inside.
+         */
         private List<Key> producerKeys(Key key) {
             List<Key> reads = new ArrayList<>();
             readerLayer.collectInputKeys(key, reads);
             reads.removeIf(read -> !read.name().equals(producer));
-            return reads;
+            int stillPlaces = places(fusedLayer);
+            int absorbedPlaces = places(readerLayer) - stillPlaces;
+            List<Key> absorbed = new ArrayList<>(reads);
+            if (stillPlaces > 0 && absorbedPlaces > 0) {
+                List<Key> still = new ArrayList<>();
+                fusedLayer.collectInputKeys(key, still);
+                absorbed.removeAll(still);
+                if (absorbed.isEmpty()) {
+                    absorbed.addAll(reads);
+                }
+            }
+            // A layer's keys are a set: a key read at several places appears once.
+            for (int next = 0; absorbed.size() < absorbedPlaces && !reads.isEmpty(); next++) {
+                absorbed.add(absorbed.get(next % absorbed.size()));
+            }
+            return absorbed;
+        }
+
+        /** The places the producer is read at in {@code layer}'s blockwise arguments (0 for any other layer). */
+        private int places(Layer layer) {
+            if (layer instanceof org.tessera.graph.layer.BlockwiseLayer blockwise) {
+                int places = 0;
+                for (org.tessera.graph.layer.BlockwiseArgument argument : blockwise.arguments()) {
+                    places += argument instanceof org.tessera.graph.layer.BlockwiseArgument.Blocks blocks && blocks.name().equals(producer) ? 1 : 0;
+                }
+                return places;
+            }
+            return 0;
         }
 
         @Override

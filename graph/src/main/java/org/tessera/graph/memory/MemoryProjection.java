@@ -111,9 +111,9 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         }
         long[] paper = simulate(ordered, results, own, workerCount);
         // Tasks last unequally in a real run, so other tasks may run at once than on paper: at most every worker
-        // its largest take beside the most results held, and a worker ahead holds one take's results more.
-        // One worker runs the tasks in the paper's order.
-        long peak = workerCount == 1 ? paper[0] : Math.max(paper[0], paper[1] + workerCount * largestTake) + (workerCount - 1) * largestResults;
+        // its largest take beside the most results held, and each worker, ahead of the paper, one take's results
+        // more. One worker runs the tasks in the paper's order.
+        long peak = workerCount == 1 ? paper[0] : Math.max(paper[0], paper[1] + workerCount * largestTake) + workerCount * largestResults;
         return new MemoryProjection(keys.length, layers, largest, Math.max(0, largestBytes), peak, undeclared, read, written);
     }
 
@@ -329,13 +329,29 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             // that makes parts asks them for what its whole result needs. Other tasks force them as they please: whole.
             Footprint.Ask ask = pulls ? new Footprint.Ask(footprint.pulledElements(current), false, footprint.asksRowParts())
                     : footprint != null && footprint.partMaking() != Footprint.PartMaking.WHOLE ? footprint.inputAsk(current, Footprint.Ask.WHOLE) : null;
-            totals[0] = (pulls ? footprint.takingParts().allocatedBytes(current) : totals[0]) + inputsOf(current, ask, 0);
+            Footprint taking = footprint == null ? null : pulls ? footprint.takingParts() : footprint;
+            if (taking != null && !inputs.isEmpty() && inputsReachFresh(current, inputs)) {
+                taking = taking.takingOrdered();
+            }
+            totals[0] = (taking != null ? taking.allocatedBytes(current) : 0) + inputsOf(current, ask, 0);
             folded.put(current, totals);
             Task task = unfused.contains(current) ? unfused.task(current) : null;
             if (footprint != null && footprint.partMaking() != Footprint.PartMaking.WHOLE && !pulls && task instanceof Task.Call call
                     && call.function() instanceof Deferring && (inputs.isEmpty() || !deferredInputs(current).isEmpty())) {
                 yielding.add(current);
             }
+        }
+
+        /** Whether every input of {@code key} reaches it as a new C-ordered array (see {@link Footprint#reachesFresh}). */
+        private boolean inputsReachFresh(Key key, Set<Key> inputs) {
+            List<Key> deferred = deferredInputs(key);
+            for (Key input : inputs) {
+                Footprint footprint = layered.footprint(input.name());
+                if (footprint == null || !Footprint.reachesFresh(footprint, deferred.contains(input))) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** The folded inputs of {@code key} that hand it their results deferred. */

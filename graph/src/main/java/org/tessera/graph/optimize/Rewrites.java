@@ -83,8 +83,8 @@ final class Rewrites {
         }
         Footprint results = readerFootprint != null ? readerFootprint : Footprint.undeclared(Footprint.uniform(0, 0));
         Footprint produced = producerFootprint != null ? producerFootprint : Footprint.undeclared(Footprint.uniform(0, 0));
-        return passesDeferred(fused) ? Footprint.absorbingDeferred(results, graph.layer(reader), producer, produced)
-                : Footprint.absorbing(results, graph.layer(reader), producer, produced);
+        return passesDeferred(fused) ? Footprint.absorbingDeferred(results, graph.layer(reader), fused, producer, produced)
+                : Footprint.absorbing(results, graph.layer(reader), fused, producer, produced);
     }
 
     /** Whether a fused layer's function hands its producer's result to its reader deferred. */
