@@ -16,6 +16,7 @@ import org.tessera.array.reduction.ReductionKind;
 import org.tessera.array.reduction.TreeReduction;
 import org.tessera.array.reshape.Reshape;
 import org.tessera.graph.Key;
+import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.Reduction;
 import org.tessera.ndarray.dtype.Casting;
@@ -65,7 +66,9 @@ public final class Contraction {
             Arrays.fill(ones, 1);
             product.adjustChunks(letter, ones);
         }
-        product.working(OperandBlocks.of(operands, indices, partialLetters, blockProduct instanceof ChunkedProducts.EinsumBlocks ? 1 : 0));
+        // A block product is a new array (BLAS writes it, or einsum makes it).
+        product.working(OperandBlocks.of(operands, indices, partialLetters, blockProduct instanceof ChunkedProducts.EinsumBlocks ? 1 : 0)
+                .makingParts(PartMaking.WHOLE, false, true));
         ChunkedArray partials = product.meta(Metas.common(operands, partialLetters.length(), dtype)).build();
         if (contracted.isEmpty()) {
             return partials;

@@ -67,10 +67,10 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
         return HEADER_BYTES;
     }
 
-    /** A block that passes its input's parts on (a transpose) is a view of its input: it allocates only its working memory. */
+    /** A block that is a view of its input (a transpose, a slice) allocates only its working memory. */
     @Override
     public long allocatedBytes(Key key) {
-        return partMaking() == PartMaking.PASSED ? workingBytes(key) : Footprint.super.allocatedBytes(key);
+        return working != null && working.viewsInput() ? workingBytes(key) : Footprint.super.allocatedBytes(key);
     }
 
     @Override
@@ -152,6 +152,11 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
     @Override
     public LayerFootprint takingOrdered() {
         return working == null ? this : new LayerFootprint(chunks, bounds, itemSize, working.takingOrdered(), traffic);
+    }
+
+    @Override
+    public LayerFootprint takingWhole() {
+        return working == null ? this : new LayerFootprint(chunks, bounds, itemSize, working.takingWhole(), traffic);
     }
 
     /** The same footprint over other chunks (known lengths after computing them), keeping the declaration. */

@@ -72,6 +72,11 @@ public interface Working extends Serializable {
         return new MakingParts(this, making, rows, fresh);
     }
 
+    /** Whether each task's whole result is a view of its input (a slice, a transpose): it allocates no result of its own. */
+    default boolean viewsInput() {
+        return partMaking() == PartMaking.PASSED;
+    }
+
     /** Whether each task's result is a new C-ordered array of its own, never a view of another (a ufunc's output, a gather). */
     default boolean freshResults() {
         return false;
@@ -79,6 +84,11 @@ public interface Working extends Serializable {
 
     /** The working memory where the task's first input is a new C-ordered array (each part of it, where it takes parts). */
     default Working takingOrdered() {
+        return this;
+    }
+
+    /** The working memory where the task's first input comes whole, never deferred. */
+    default Working takingWhole() {
         return this;
     }
 
@@ -110,6 +120,11 @@ public interface Working extends Serializable {
         @Override
         public Working takingOrdered() {
             return new MakingParts(working.takingOrdered(), partMaking, asksRowParts, freshResults);
+        }
+
+        @Override
+        public Working takingWhole() {
+            return new MakingParts(working.takingWhole(), partMaking, asksRowParts, freshResults);
         }
 
         @Override

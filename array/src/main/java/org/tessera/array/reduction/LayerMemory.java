@@ -153,6 +153,11 @@ public final class LayerMemory {
             return new Parts(blocks.takingOrdered(), extraBytes);
         }
 
+        @Override
+        public Footprint takingWhole() {
+            return new Parts(blocks.takingWhole(), extraBytes);
+        }
+
         /** The same results with another working memory. */
         public Parts withWorking(Working working) {
             return new Parts(new LayerFootprint(blocks.chunks(), blocks.bounds(), blocks.itemSize(), working, blocks.traffic()), extraBytes);

@@ -182,22 +182,31 @@ public final class TreeReduction {
      * @param combineTimes           the kind's temporaries in a combine, per byte of the joined partials
      * @param scoped                 whether the task runs in scratch memory
      * @param firstAxisReduced       whether strips' partials are combined (else joined)
-     * @param inputInParts           whether the block comes deferred and is pulled in strips
+     * @param input                  whether the block comes whole, deferred and pulled in strips, or either
      * @param inputOrdered           whether the block (or each strip) is a new C-ordered array
      */
     record ChunkWorking(Chunks blocks, double bytesPerElement, double orderedBytesPerElement, double partialTimes, double combineTimes, boolean scoped,
-                        boolean firstAxisReduced, boolean inputInParts, boolean inputOrdered)
+                        boolean firstAxisReduced, Input input, boolean inputOrdered)
             implements Working {
+
+        /** How the block comes: whole, in strips, or either (known only when the task runs). */
+        enum Input { EITHER, WHOLE, IN_PARTS }
 
         ChunkWorking(Chunks blocks, double bytesPerElement, double orderedBytesPerElement, double partialTimes, double combineTimes, boolean scoped,
                      boolean firstAxisReduced) {
-            this(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, false, false);
+            this(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, Input.EITHER, false);
         }
 
         /** Its input is a new C-ordered array (or each strip of it is): the kind copies nothing to order it. */
         @Override
         public Working takingOrdered() {
-            return new ChunkWorking(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, inputInParts, true);
+            return new ChunkWorking(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, input, true);
+        }
+
+        @Override
+        public Working takingWhole() {
+            return new ChunkWorking(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, Input.WHOLE,
+                    inputOrdered);
         }
 
         @Override
@@ -238,7 +247,8 @@ public final class TreeReduction {
         /** Its input comes deferred: a block long enough for strips is pulled through them and never made whole. */
         @Override
         public Working takingParts() {
-            return new ChunkWorking(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, true, inputOrdered);
+            return new ChunkWorking(blocks, bytesPerElement, orderedBytesPerElement, partialTimes, combineTimes, scoped, firstAxisReduced, Input.IN_PARTS,
+                    inputOrdered);
         }
 
         @Serial
@@ -261,7 +271,7 @@ public final class TreeReduction {
             long rows = shape.length == 0 ? 1 : Math.max(1, shape[0]);
             long rowElements = elements / rows;
             long stripRows = Math.max(1, ChunkStep.STRIP_ELEMENTS / Math.max(1, rowElements));
-            if (shape.length == 0 || stripRows * 2 > rows) {
+            if (shape.length == 0 || stripRows * 2 > rows || input == Input.WHOLE) {
                 return whole;
             }
             // A fused chain pulled through in strips: each strip's temporaries in the strips' scratch (reset after each),
@@ -276,7 +286,7 @@ public final class TreeReduction {
             // Each strip's partial arrays (up to three) are carved at multiples of 64 bytes.
             long outer = strips * (stripPartial + 3 * 64) + (firstAxisReduced ? (long) Math.ceil(rounds * (joined * (1 + combineTimes) + partialBytes)) : joined);
             long inStrips = LayerMemory.inScratch(inner) + LayerMemory.inScratch(outer) + partialBytes;
-            return inputInParts ? inStrips : Math.max(whole, inStrips);
+            return input == Input.IN_PARTS ? inStrips : Math.max(whole, inStrips);
         }
     }
 

@@ -118,8 +118,14 @@ final class BasicSlicing {
         }
 
         @Override
+        public boolean viewsInput() {
+            return true;
+        }
+
+        /** An empty selection may still ask a box of the input (the other axes of an empty range): as much as the input's block. */
+        @Override
         public long askedElements(long elements) {
-            return (long) Math.min(Long.MAX_VALUE, Math.ceil(boxPerPart * elements));
+            return elements == 0 ? Long.MAX_VALUE : (long) Math.min(Long.MAX_VALUE, Math.ceil(boxPerPart * elements));
         }
 
         @Override

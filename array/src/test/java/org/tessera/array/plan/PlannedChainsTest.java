@@ -52,6 +52,14 @@ class PlannedChainsTest {
         assertWithinProjection(new Chain(new long[] {0, 7, 9}, DType.BOOL, 0L, -2L, List.of(new Step(Kind.RECHUNK, 0, 0, 2, 2L))));
     }
 
+    /** Caught: an empty selection of a deferred chain still asked each operation for a box of twelve elements. */
+    @Example
+    void anEmptySelectionOfADeferredChain() {
+        Step negative = new Step(Kind.UNARY, 0, 0, 0, 0L);
+        assertWithinProjection(new Chain(new long[] {2, 3, 4}, DType.COMPLEX128, 0L, -7L,
+                List.of(negative, negative, negative, negative, new Step(Kind.BASIC_INDEX, 0, 0, 0, 14748L))));
+    }
+
     private static void assertWithinProjection(Chain chain) {
         ChunkedArray array = chain.build(new SynchronousScheduler());
         Plan plan = array.plan(Budget.ofBytes(1L << 30));

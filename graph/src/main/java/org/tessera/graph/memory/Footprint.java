@@ -128,6 +128,11 @@ public interface Footprint extends Serializable {
         return this;
     }
 
+    /** This footprint for tasks whose first input comes whole, never deferred (another task's result, a block made whole). */
+    default Footprint takingWhole() {
+        return this;
+    }
+
     /** Whether each part made of a deferred result is a new C-ordered array: by default where it is made or filled anew. */
     default boolean freshParts() {
         return partMaking() == PartMaking.MADE || partMaking() == PartMaking.FILLED;
@@ -136,6 +141,11 @@ public interface Footprint extends Serializable {
     /** Whether the results of these tasks reach a reader as new C-ordered arrays: made fresh, or parts made of a deferred result. */
     static boolean reachesFresh(Footprint footprint, boolean deferred) {
         return footprint.freshResults() || deferred && footprint.freshParts();
+    }
+
+    /** How many tasks of the graph before fusion the task of {@code key} computes: itself, and those fused into it. */
+    default long computedKeys(Key key) {
+        return 1;
     }
 
     /** What the task of {@code key} allocates in all: its result and its working memory. */
@@ -178,7 +188,8 @@ public interface Footprint extends Serializable {
      * read twice counted twice, as fusion computes it twice).
      */
     static Footprint absorbing(Footprint reader, Layer readerLayer, Layer fusedLayer, String producer, Footprint producerFootprint) {
-        return new Absorbing(reachesFresh(producerFootprint, false) ? reader.takingOrdered() : reader, readerLayer, fusedLayer, producer, producerFootprint,
+        Footprint taking = reader.takingWhole();
+        return new Absorbing(reachesFresh(producerFootprint, false) ? taking.takingOrdered() : taking, readerLayer, fusedLayer, producer, producerFootprint,
                 false);
     }
 
@@ -188,6 +199,10 @@ public interface Footprint extends Serializable {
      * neither whole, and the producer is counted at {@linkplain #partBytes a part}.
      */
     static Footprint absorbingDeferred(Footprint reader, Layer readerLayer, Layer fusedLayer, String producer, Footprint producerFootprint) {
+        // A producer that makes its results whole hands them over whole, deferred or not.
+        if (producerFootprint.partMaking() == PartMaking.WHOLE) {
+            return absorbing(reader, readerLayer, fusedLayer, producer, producerFootprint);
+        }
         Footprint taking = reader.pullsInParts() ? reader.takingParts() : reader;
         return new Absorbing(reachesFresh(producerFootprint, true) ? taking.takingOrdered() : taking, readerLayer, fusedLayer, producer, producerFootprint,
                 true);
@@ -226,6 +241,11 @@ public interface Footprint extends Serializable {
         @Override
         default long headerBytes(Key key) {
             return delegate().headerBytes(key);
+        }
+
+        @Override
+        default long computedKeys(Key key) {
+            return delegate().computedKeys(key);
         }
 
         @Override
@@ -276,6 +296,11 @@ public interface Footprint extends Serializable {
         @Override
         default Footprint takingOrdered() {
             return delegate().takingOrdered();
+        }
+
+        @Override
+        default Footprint takingWhole() {
+            return delegate().takingWhole();
         }
     }
 
@@ -404,6 +429,16 @@ public interface Footprint extends Serializable {
         @Override
         public Footprint takingOrdered() {
             return new Absorbing(reader, readerLayer, fusedLayer, producer, producerFootprint.takingOrdered(), passedDeferred);
+        }
+
+        @Override
+        public Footprint takingWhole() {
+            return new Absorbing(reader, readerLayer, fusedLayer, producer, producerFootprint.takingWhole(), passedDeferred);
+        }
+
+        @Override
+        public long computedKeys(Key key) {
+            return reader.computedKeys(key) + absorbed(key, Footprint::computedKeys);
         }
 
         @Override

@@ -74,12 +74,14 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         Inside inside = new Inside(layered, unfused, tasks);
         long[] results = new long[keys.length];
         long[] own = new long[keys.length];
+        boolean[] quick = new boolean[keys.length];
         int[][] inputs = ordered.inputs();
         Key largest = null;
         long largestBytes = -1;
         for (int number = 0; number < keys.length; number++) {
             results[number] = inside.result(keys[number]);
             own[number] = inside.allocated(keys[number]);
+            quick[number] = own[number] <= SMALL_TASK_BYTES && inside.keys(keys[number]) <= QUICK_TASK_KEYS;
             read += inside.read(keys[number]);
             written += inside.written(keys[number]);
         }
@@ -104,12 +106,12 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         long largestTake = 0;
         long largestResults = 0;
         for (int number = 0; number < keys.length; number++) {
-            boolean small = own[number] <= SMALL_TASK_BYTES;
-            long take = Math.max(own[number], results[number]);
-            largestTake = Math.max(largestTake, small ? BATCH * take : take);
-            largestResults = Math.max(largestResults, small ? BATCH * results[number] : results[number]);
+            // A batch takes no more than a worker's share of the tasks ready, which are at most its layer's.
+            long batch = quick[number] ? Math.min(BATCH, Math.max(1, rows.get(keys[number].name()).tasks() / workerCount)) : 1;
+            largestTake = Math.max(largestTake, batch * Math.max(own[number], results[number]));
+            largestResults = Math.max(largestResults, batch * results[number]);
         }
-        long[] paper = simulate(ordered, results, own, workerCount);
+        long[] paper = simulate(ordered, results, own, quick, workerCount);
         // Tasks last unequally in a real run, so other tasks may run at once than on paper: at most every worker
         // its largest take beside the most results held, and each worker, ahead of the paper, one take's results
         // more. One worker runs the tasks in the paper's order.
@@ -121,20 +123,28 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * The threaded scheduler takes up to {@value #BATCH} tasks at once while each takes under 20 µs,
      * and holds all their results until the batch ends. A task that quick allocates little: the
      * memory system of one core fills under half a megabyte in 20 µs. So tasks projected at no more
-     * than this are run on paper in batches too, and larger ones one at a time.
+     * than this, and of few keys ({@link #QUICK_TASK_KEYS}), are run on paper in batches too, and
+     * others one at a time.
      */
     private static final long SMALL_TASK_BYTES = 512 << 10;
     private static final int BATCH = 8;
+    /**
+     * Each key a task computes costs a call, an array or two and their bookkeeping: about a
+     * microsecond on the machine measured (W5's 300,000 keys of ten elements take 0.17 s or more
+     * on two workers), so a task of more keys than this takes over 20 µs even at a third of that,
+     * whatever it allocates.
+     */
+    private static final int QUICK_TASK_KEYS = 48;
 
     /**
      * The peak of two runs on paper, since how long tasks last is not known before they run: one
      * where every task lasts as long, and one where a task lasts as long as the bytes it allocates
      * (a large task is a slow one, and the other workers run ahead through small tasks meanwhile).
      */
-    private static long[] simulate(OrderedGraph ordered, long[] results, long[] own, int workers) {
+    private static long[] simulate(OrderedGraph ordered, long[] results, long[] own, boolean[] quick, int workers) {
         int[][] readers = ordered.readers();
-        long[] equal = simulate(ordered, readers, results, own, workers, false);
-        long[] proportional = simulate(ordered, readers, results, own, workers, true);
+        long[] equal = simulate(ordered, readers, results, own, quick, workers, false);
+        long[] proportional = simulate(ordered, readers, results, own, quick, workers, true);
         return new long[] {Math.max(equal[0], proportional[0]), Math.max(equal[1], proportional[1])};
     }
 
@@ -145,7 +155,8 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * when the scheduler measures too. Then the results are stored and inputs no one else reads are
      * released.
      */
-    private static long[] simulate(OrderedGraph ordered, int[][] readers, long[] results, long[] own, int workers, boolean lastsAsItAllocates) {
+    private static long[] simulate(OrderedGraph ordered, int[][] readers, long[] results, long[] own, boolean[] quick, int workers,
+                                   boolean lastsAsItAllocates) {
         int count = ordered.size();
         int[][] inputs = ordered.inputs();
         int[] inputsLeft = new int[count];
@@ -181,12 +192,12 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         while (true) {
             while (!idle.isEmpty() && !ready.isEmpty()) {
                 int worker = idle.poll();
-                int take = own[ready.peek()] <= SMALL_TASK_BYTES ? Math.min(BATCH, Math.max(1, ready.size() / workers)) : 1;
+                int take = quick[ready.peek()] ? Math.min(BATCH, Math.max(1, ready.size() / workers)) : 1;
                 int[] batch = new int[take];
                 int taken = 0;
                 long bytes = 0;
                 long duration = 0;
-                while (taken < take && !ready.isEmpty() && (taken == 0 || own[ready.peek()] <= SMALL_TASK_BYTES)) {
+                while (taken < take && !ready.isEmpty() && (taken == 0 || quick[ready.peek()])) {
                     int number = ready.poll();
                     batch[taken++] = number;
                     // A task of a batch may end before the batch does, its result then held with the scheduler's header.
@@ -279,6 +290,11 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             return totals(key)[2];
         }
 
+        /** The keys of the layer passes' graph the task of {@code key} computes: its own and every one folded into it. */
+        long keys(Key key) {
+            return totals(key)[3];
+        }
+
         /** Allocated, read and written bytes of {@code key}'s task and of every key folded into it. */
         private long[] totals(Key key) {
             long[] known = folded.get(key);
@@ -313,8 +329,8 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         private void fold(Key current) {
             Footprint footprint = layered.footprint(current.name());
             Set<Key> inputs = unfused.contains(current) ? unfused.dependencies(current) : Set.of();
-            long[] totals = footprint == null ? new long[3]
-                    : new long[] {footprint.allocatedBytes(current), footprint.bytesRead(current), footprint.bytesWritten(current)};
+            long[] totals = footprint == null ? new long[] {0, 0, 0, 1}
+                    : new long[] {footprint.allocatedBytes(current), footprint.bytesRead(current), footprint.bytesWritten(current), footprint.computedKeys(current)};
             for (Key input : inputs) {
                 if (!tasks.contains(input)) {
                     long[] inner = folded.get(input);
@@ -322,18 +338,23 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                     long readers = Math.max(1, unfused.dependents(input).size());
                     totals[1] += ceilDivide(inner[1], readers);
                     totals[2] += ceilDivide(inner[2], readers);
+                    totals[3] += inner[3];
                 }
             }
-            boolean pulls = footprint != null && footprint.pullsInParts() && !deferredInputs(current).isEmpty();
+            boolean anyDeferred = !deferredInputs(current).isEmpty();
+            boolean pulls = footprint != null && footprint.pullsInParts() && anyDeferred;
+            boolean makesParts = footprint != null && footprint.partMaking() != Footprint.PartMaking.WHOLE;
             // Inputs handed over deferred are pulled through in strips, a part of each beside the task's own strips; a task
             // that makes parts asks them for what its whole result needs. Other tasks force them as they please: whole.
             Footprint.Ask ask = pulls ? new Footprint.Ask(footprint.pulledElements(current), false, footprint.asksRowParts())
-                    : footprint != null && footprint.partMaking() != Footprint.PartMaking.WHOLE ? footprint.inputAsk(current, Footprint.Ask.WHOLE) : null;
-            Footprint taking = footprint == null ? null : pulls ? footprint.takingParts() : footprint;
+                    : makesParts ? footprint.inputAsk(current, Footprint.Ask.WHOLE) : null;
+            Footprint taking = footprint == null ? null : pulls ? footprint.takingParts() : anyDeferred ? footprint : footprint.takingWhole();
             if (taking != null && !inputs.isEmpty() && inputsReachFresh(current, inputs)) {
                 taking = taking.takingOrdered();
             }
-            totals[0] = (taking != null ? taking.allocatedBytes(current) : 0) + inputsOf(current, ask, 0);
+            // A task that makes parts, given deferred inputs, makes its whole result as one part (a slice then copies).
+            long itself = taking == null ? 0 : makesParts && anyDeferred && !pulls ? taking.partBytes(current, Footprint.Ask.WHOLE) : taking.allocatedBytes(current);
+            totals[0] = itself + inputsOf(current, ask, 0);
             folded.put(current, totals);
             Task task = unfused.contains(current) ? unfused.task(current) : null;
             if (footprint != null && footprint.partMaking() != Footprint.PartMaking.WHOLE && !pulls && task instanceof Task.Call call
