@@ -107,36 +107,42 @@ public record StoredChunks(Chunks blocks, long[] chunkShape, long itemSize, int 
 
     /** The stored chunks block {@code key} overlaps; 0 for a key of another rank or unknown blocks. */
     private long overlapped(Key key) {
-        int ndim = chunkShape.length;
-        if (key.rank() != ndim || !blocks.isKnown()) {
+        long[][] region = region(key);
+        if (region == null) {
             return 0;
         }
-        int[] index = key.index();
-        for (int axis = 0; axis < ndim; axis++) {
-            index[axis] = Math.min(index[axis], blocks.blockCount(axis) - 1);
-        }
-        long[] start = blocks.blockStart(index);
-        long[] shape = blocks.blockShape(index);
         long overlapped = 1;
-        for (int axis = 0; axis < ndim; axis++) {
+        for (int axis = 0; axis < chunkShape.length; axis++) {
             long chunk = Math.max(1, chunkShape[axis]);
-            overlapped *= shape[axis] == 0 ? 0 : (start[axis] + shape[axis] - 1) / chunk - start[axis] / chunk + 1;
+            long start = region[0][axis];
+            long length = region[1][axis];
+            overlapped *= length == 0 ? 0 : (start + length - 1) / chunk - start / chunk + 1;
         }
         return overlapped;
     }
 
-    @Override
-    public long bytes(Key key, long resultBytes) {
+    /** The start and shape of the block of {@code key} (the last past the end), or null for a key of another rank or unknown blocks. */
+    private long[][] region(Key key) {
         int ndim = chunkShape.length;
         if (key.rank() != ndim || !blocks.isKnown()) {
-            return 0;
+            return null;
         }
         int[] index = key.index();
         for (int axis = 0; axis < ndim; axis++) {
             index[axis] = Math.min(index[axis], blocks.blockCount(axis) - 1);
         }
-        long[] start = blocks.blockStart(index);
-        long[] shape = blocks.blockShape(index);
+        return new long[][] {blocks.blockStart(index), blocks.blockShape(index)};
+    }
+
+    @Override
+    public long bytes(Key key, long resultBytes) {
+        long[][] region = region(key);
+        if (region == null) {
+            return 0;
+        }
+        int ndim = chunkShape.length;
+        long[] start = region[0];
+        long[] shape = region[1];
         long chunkElements = 1;
         long overlapped = 1;
         long inside = 1;
