@@ -106,8 +106,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         long largestTake = 0;
         long largestResults = 0;
         for (int number = 0; number < keys.length; number++) {
-            // A batch takes no more than a worker's share of the tasks ready, which are at most its layer's.
-            long batch = quick[number] ? Math.min(BATCH, Math.max(1, rows.get(keys[number].name()).tasks() / workerCount)) : 1;
+            long batch = quick[number] ? largestBatch(rows.get(keys[number].name()).tasks(), workerCount) : 1;
             largestTake = Math.max(largestTake, batch * Math.max(own[number], results[number]));
             largestResults = Math.max(largestResults, batch * results[number]);
         }
@@ -121,12 +120,13 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
 
     /**
      * The threaded scheduler takes up to {@value #BATCH} tasks at once while each takes under 20 µs,
-     * and holds all their results until the batch ends. A task that quick allocates little: the
-     * memory system of one core fills under half a megabyte in 20 µs. So tasks projected at no more
-     * than this, and of few keys ({@link #QUICK_TASK_KEYS}), are run on paper in batches too, and
-     * others one at a time.
+     * and holds all their results until the batch ends. A task that quick allocates little: making
+     * a new array and writing it runs at about 5 GB/s on one core here (a copy of 256 KiB takes
+     * 51 µs, of 512 KiB 104 µs), so a task that allocates more than this takes over 20 µs even at
+     * twice that. Tasks projected at no more than this, and of few keys ({@link #QUICK_TASK_KEYS}),
+     * are run on paper in batches too, and others one at a time.
      */
-    private static final long SMALL_TASK_BYTES = 512 << 10;
+    private static final long SMALL_TASK_BYTES = 192 << 10;
     private static final int BATCH = 8;
     /**
      * Each key a task computes costs a call, an array or two and their bookkeeping: about a
@@ -135,6 +135,24 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * whatever it allocates.
      */
     private static final int QUICK_TASK_KEYS = 48;
+
+    /**
+     * The largest batch a worker takes of a layer of {@code tasks} quick tasks, were it to run
+     * them all (the others busy): the scheduler starts each layer at one task and doubles after
+     * each quick batch, up to {@value #BATCH}, never taking more than its share of those ready.
+     */
+    static int largestBatch(int tasks, int workers) {
+        int left = tasks;
+        int limit = 1;
+        int largest = 1;
+        while (left > 0) {
+            int take = Math.min(limit, Math.max(1, left / Math.max(1, workers)));
+            largest = Math.max(largest, take);
+            left -= take;
+            limit = Math.min(BATCH, limit * 2);
+        }
+        return largest;
+    }
 
     /**
      * The peak of two runs on paper, since how long tasks last is not known before they run: one
