@@ -280,6 +280,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         /** Folded keys whose result stays deferred when their reader takes it so. */
         private final Set<Key> yielding = new java.util.HashSet<>();
         private final Map<Asked, Long> parts = new HashMap<>();
+        private final Map<Key, List<Key>> deferredInputs = new HashMap<>();
 
         /** A folded key asked for a part. */
         private record Asked(Key key, Footprint.Ask ask) {
@@ -393,13 +394,18 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             return true;
         }
 
-        /** The folded inputs of {@code key} that hand it their results deferred. */
+        /** The folded inputs of {@code key} that hand it their results deferred (found once per key: most keys have none). */
         private List<Key> deferredInputs(Key key) {
-            List<Key> deferred = new ArrayList<>();
-            if (unfused.contains(key)) {
+            return deferredInputs.computeIfAbsent(key, this::findDeferredInputs);
+        }
+
+        private List<Key> findDeferredInputs(Key key) {
+            List<Key> deferred = List.of();
+            if (unfused.contains(key) && !yielding.isEmpty()) {
                 Task task = unfused.task(key);
                 for (Key input : unfused.dependencies(key)) {
                     if (!tasks.contains(input) && yielding.contains(input) && Optimization.readsOnlyDeferred(task, input)) {
+                        deferred = deferred.isEmpty() ? new ArrayList<>() : deferred;
                         deferred.add(input);
                     }
                 }
