@@ -55,8 +55,10 @@ public final class Transpose {
         for (int position = 0; position < ndim; position++) {
             input[normalized[position]] = output.charAt(position);
         }
+        // A dense block's transpose is a view; another family's (a sparse matrix) is a new array of the block's size.
+        Working working = array.meta() instanceof NDArray ? Working.none().makingParts(PartMaking.PASSED, false) : Working.none();
         return Blockwise.of("transpose", new BlockTranspose(normalized), output).input(array, new String(input))
-                .token(normalized).meta(Metas.metaFromArray(array, ndim, array.dtype())).working(Working.none().makingParts(PartMaking.PASSED, false)).build();
+                .token(normalized).meta(Metas.metaFromArray(array, ndim, array.dtype())).working(working).build();
     }
 
     /** The block with its axes permuted; of a deferred block, a deferred block whose parts are transposed parts. */

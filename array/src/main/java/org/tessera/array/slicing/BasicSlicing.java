@@ -19,6 +19,7 @@ import org.tessera.graph.Task;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.graph.memory.Footprint.PartMaking;
+import org.tessera.ndarray.NDArray;
 
 /**
  * Integers, slices and new axes over a chunked array (Dask's {@code slice_slices_and_integers} and
@@ -76,9 +77,10 @@ final class BasicSlicing {
             tasks.put(Key.of(name, output), task);
         });
         Chunks result = Chunks.of(outputChunks.toArray(long[][]::new));
-        // Every block is a view of an input block (or a deferred selection a reader computes): nothing is allocated.
+        // Every dense block is a view of an input block (or a deferred selection a reader computes): nothing is allocated.
+        // Another family's slice is a copy.
         HighLevelGraph graph = Footprints.declare(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name,
-                new SelectedParts(boxPerPart(pieces)));
+                array.meta() instanceof NDArray ? new SelectedParts(boxPerPart(pieces)) : Working.none());
         return new ChunkedArray(graph, name, result,
                 Metas.metaFromArray(array, result.ndim(), array.dtype()));
     }
