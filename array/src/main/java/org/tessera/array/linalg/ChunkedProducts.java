@@ -46,10 +46,15 @@ public final class ChunkedProducts {
 
     /** {@link #matmul(ChunkedArray, ChunkedArray)}, adding {@code splitEvery} partial products per task. */
     public static ChunkedArray matmul(ChunkedArray a, ChunkedArray b, int splitEvery) {
-        if (a.ndim() == 2 && b.ndim() == 2 && b.chunks().blockCount(1) > 1 && a.name().equals(Transpose.transpose(b).name())) {
+        if (a.ndim() == 2 && b.ndim() == 2 && b.chunks().blockCount(1) > 1 && transposeOf(a, b)) {
             return gram(b, splitEvery);
         }
         return contractedMatmul(a, b, splitEvery);
+    }
+
+    /** Whether {@code a} is {@code b.T}: the same graph, so the same name. */
+    static boolean transposeOf(ChunkedArray a, ChunkedArray b) {
+        return a.name().equals(Transpose.transpose(b).name());
     }
 
     /**

@@ -153,7 +153,7 @@ public final class Contraction {
                 itemSizes[operand] = array.dtype().byteSize() + (array.dtype() == result ? 0 : result.byteSize());
             }
             // b.T @ b block by block: both operands are one block, which the BLAS path (syrk) copies once.
-            if (count == 2 && operands.get(0).name().equals(org.tessera.array.reshape.Transpose.transpose(operands.get(1)).name())) {
+            if (count == 2 && ChunkedProducts.transposeOf(operands.get(0), operands.get(1))) {
                 itemSizes[0] = 0;
             }
             return new OperandBlocks(positions, lengths, itemSizes, extraResults);

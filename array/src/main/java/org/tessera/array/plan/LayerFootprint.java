@@ -110,7 +110,7 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
         if (making == PartMaking.WHOLE || traffic == Traffic.READS && !(ask.rows() && working.readsSlabs(key))) {
             return allocatedBytes(key);
         }
-        long part = Math.min(blockBytes(key) / Math.max(1, itemSize), ask.elements()) * itemSize;
+        long part = partElements(key, ask) * itemSize;
         long own = making == PartMaking.MADE || making == PartMaking.FILLED && !ask.inPlace() ? part : 0;
         return own + working.partBytes(key, part);
     }
@@ -118,9 +118,12 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
     @Override
     public Ask inputAsk(Key key, Ask ask) {
         Ask asked = Footprint.super.inputAsk(key, ask);
-        // A part is at most the block, whatever was asked.
-        long elements = Math.min(blockBytes(key) / Math.max(1, itemSize), ask.elements());
-        return working == null ? asked : new Ask(working.askedElements(elements), asked.inPlace(), asked.rows());
+        return working == null ? asked : new Ask(working.askedElements(partElements(key, ask)), asked.inPlace(), asked.rows());
+    }
+
+    /** The elements of the part {@code ask} asks of block {@code key}: at most the block, whatever was asked. */
+    private long partElements(Key key, Ask ask) {
+        return Math.min(blockBytes(key) / Math.max(1, itemSize), ask.elements());
     }
 
     @Override

@@ -221,8 +221,7 @@ public final class CumulativeScan {
 
         /** The bytes of a slice of the block at {@code key} across the scanned axis. */
         private long sliceBytes(Key key) {
-            long length = key.rank() == blocks.ndim() ? blocks.length(axis, Math.min(key.index(axis), blocks.blockCount(axis) - 1)) : blocks.largestBlock()[axis];
-            return blockBytes(key) / Math.max(1, length);
+            return blockBytes(key) / Math.max(1, LayerMemory.blockShape(blocks, key)[axis]);
         }
     }
 

@@ -86,12 +86,22 @@ public final class LayerMemory {
     /** The elements of the block of {@code blocks} at {@code key} (the largest for a key of another rank, the last past the end). */
     public static long elements(Chunks blocks, Key key) {
         long elements = 1;
-        long[] largest = key.rank() == blocks.ndim() ? null : blocks.largestBlock();
-        for (int axis = 0; axis < blocks.ndim(); axis++) {
-            long length = largest != null ? largest[axis] : blocks.length(axis, Math.min(key.index(axis), blocks.blockCount(axis) - 1));
+        for (long length : blockShape(blocks, key)) {
             elements *= Math.max(0, length);
         }
         return elements;
+    }
+
+    /** The shape of the block of {@code blocks} at {@code key} (the largest for a key of another rank, the last past the end). */
+    public static long[] blockShape(Chunks blocks, Key key) {
+        if (key.rank() != blocks.ndim()) {
+            return blocks.largestBlock();
+        }
+        long[] shape = new long[blocks.ndim()];
+        for (int axis = 0; axis < shape.length; axis++) {
+            shape[axis] = blocks.length(axis, Math.min(key.index(axis), blocks.blockCount(axis) - 1));
+        }
+        return shape;
     }
 
     /** Bytes of a task, by its key. */

@@ -223,7 +223,7 @@ public final class TreeReduction {
         /** A strip of whole rows of the input block, or the block where it is too short for two. */
         @Override
         public long pulledElements(Key key, long resultElements) {
-            long[] shape = inputShape(key);
+            long[] shape = LayerMemory.blockShape(blocks, key);
             long elements = 1;
             for (long length : shape) {
                 elements *= Math.max(0, length);
@@ -232,16 +232,6 @@ public final class TreeReduction {
             long rowElements = elements / rows;
             long stripRows = Math.max(1, ChunkStep.STRIP_ELEMENTS / Math.max(1, rowElements));
             return shape.length == 0 || stripRows * 2 > rows ? elements : stripRows * rowElements;
-        }
-
-        /** The shape of the input block at the task's key (the largest for a key of another rank). */
-        private long[] inputShape(Key key) {
-            long[] shape = new long[blocks.ndim()];
-            for (int axis = 0; axis < shape.length; axis++) {
-                int block = key.rank() == shape.length ? Math.min(key.index(axis), blocks.blockCount(axis) - 1) : 0;
-                shape[axis] = key.rank() == shape.length ? blocks.length(axis, block) : blocks.largestBlock()[axis];
-            }
-            return shape;
         }
 
         /** Its input comes deferred: a block long enough for strips is pulled through them and never made whole. */
@@ -256,7 +246,7 @@ public final class TreeReduction {
 
         @Override
         public long bytes(Key key, long partialBytes) {
-            long[] shape = inputShape(key);
+            long[] shape = LayerMemory.blockShape(blocks, key);
             double perElement = inputOrdered ? orderedBytesPerElement : bytesPerElement;
             long elements = 1;
             for (long length : shape) {

@@ -348,8 +348,9 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         private void fold(Key current) {
             Footprint footprint = layered.footprint(current.name());
             Set<Key> inputs = unfused.contains(current) ? unfused.dependencies(current) : Set.of();
+            // What the task allocates (totals[0]) is found below, once it is known how its inputs come.
             long[] totals = footprint == null ? new long[] {0, 0, 0, 1}
-                    : new long[] {footprint.allocatedBytes(current), footprint.bytesRead(current), footprint.bytesWritten(current), footprint.computedKeys(current)};
+                    : new long[] {0, footprint.bytesRead(current), footprint.bytesWritten(current), footprint.computedKeys(current)};
             for (Key input : inputs) {
                 if (!tasks.contains(input)) {
                     long[] inner = folded.get(input);
