@@ -60,6 +60,14 @@ class PlannedChainsTest {
                 List.of(negative, negative, negative, negative, new Step(Kind.BASIC_INDEX, 0, 0, 0, 14748L))));
     }
 
+    /** Caught: 210 tiny reshapes finished in another order than both even runs on paper, and held 1 KB more. */
+    @Example
+    void tinyTasksFinishingInAnotherOrder() {
+        assertWithinProjection(new Chain(new long[] {5, 21}, DType.BOOL, 1L, 2L, List.of(new Step(Kind.RECHUNK, 1, 0, 1, 3L),
+                new Step(Kind.STACK, 5, 9, 21, -28370L), new Step(Kind.BINARY_SCALAR, 22, 5, 5, 21L), new Step(Kind.TRANSPOSE, 686, 745, 254, -254L),
+                new Step(Kind.RESHAPE, 563, 807, 33, 56536L))));
+    }
+
     private static void assertWithinProjection(Chain chain) {
         ChunkedArray array = chain.build(new SynchronousScheduler());
         Plan plan = array.plan(Budget.ofBytes(1L << 30));

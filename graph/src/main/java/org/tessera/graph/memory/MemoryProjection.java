@@ -155,15 +155,37 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
     }
 
     /**
-     * The peak of two runs on paper, since how long tasks last is not known before they run: one
-     * where every task lasts as long, and one where a task lasts as long as the bytes it allocates
-     * (a large task is a slow one, and the other workers run ahead through small tasks meanwhile).
+     * The peak, and the most results held, of several runs on paper, since how long tasks last is
+     * not known before they run: one where every task lasts as long, one where a task lasts as
+     * long as the bytes it allocates (a large task is a slow one, and the other workers run ahead
+     * through small tasks meanwhile), and {@value #UNEVEN_RUNS} where each task's length is that
+     * times a factor from 1/8 to 8, drawn from its number (tasks alike last unalike too).
      */
     private static long[] simulate(OrderedGraph ordered, long[] results, long[] own, boolean[] quick, int workers) {
         int[][] readers = ordered.readers();
-        long[] equal = simulate(ordered, readers, results, own, quick, workers, false);
-        long[] proportional = simulate(ordered, readers, results, own, quick, workers, true);
-        return new long[] {Math.max(equal[0], proportional[0]), Math.max(equal[1], proportional[1])};
+        long[] most = new long[2];
+        for (int run = -2; run < UNEVEN_RUNS; run++) {
+            long[] paper = simulate(ordered, readers, results, own, quick, workers, run);
+            most[0] = Math.max(most[0], paper[0]);
+            most[1] = Math.max(most[1], paper[1]);
+        }
+        return most;
+    }
+
+    private static final int UNEVEN_RUNS = 4;
+
+    /** How long task {@code number} lasts in paper run {@code run}: -2 all alike, -1 as it allocates, others unevenly so. */
+    private static long duration(int run, int number, long own) {
+        if (run == -2) {
+            return 1;
+        }
+        if (run == -1) {
+            return own + 1;
+        }
+        long mixed = (number + 1L) * 0x9E3779B97F4A7C15L + run * 0xC2B2AE3D27D4EB4FL;
+        mixed = (mixed ^ (mixed >>> 31)) * 0xBF58476D1CE4E5B9L;
+        int shift = (int) ((mixed >>> 58) % 7) - 3;   // from -3 to 3: a factor of 1/8 to 8
+        return shift >= 0 ? (own + 1) << shift : Math.max(1, (own + 1) >> -shift);
     }
 
     /**
@@ -173,8 +195,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * when the scheduler measures too. Then the results are stored and inputs no one else reads are
      * released.
      */
-    private static long[] simulate(OrderedGraph ordered, int[][] readers, long[] results, long[] own, boolean[] quick, int workers,
-                                   boolean lastsAsItAllocates) {
+    private static long[] simulate(OrderedGraph ordered, int[][] readers, long[] results, long[] own, boolean[] quick, int workers, int run) {
         int count = ordered.size();
         int[][] inputs = ordered.inputs();
         int[] inputsLeft = new int[count];
@@ -220,7 +241,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                     batch[taken++] = number;
                     // A task of a batch may end before the batch does, its result then held with the scheduler's header.
                     bytes += Math.max(own[number], results[number]);
-                    duration += lastsAsItAllocates ? own[number] + 1 : 1;
+                    duration += duration(run, number, own[number]);
                 }
                 batches[worker] = java.util.Arrays.copyOf(batch, taken);
                 allocating[worker] = bytes;
