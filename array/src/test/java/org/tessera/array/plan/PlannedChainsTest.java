@@ -68,6 +68,14 @@ class PlannedChainsTest {
                 new Step(Kind.RESHAPE, 563, 807, 33, 56536L))));
     }
 
+    /** Caught: a thousand empty blocks, whose results are headers alone, held 16 more than the most held on paper. */
+    @Example
+    void aThousandEmptyBlocks() {
+        assertWithinProjection(new Chain(new long[] {4, 16, 1, 0}, DType.COMPLEX64, 1531L, -151957L, List.of(new Step(Kind.CONCATENATE, 98, 85, 11, -2935506L),
+                new Step(Kind.STACK, 6, 481, 106, 3516L), new Step(Kind.CUMULATIVE, 142, 81, 30, 636147L), new Step(Kind.MAP_OVERLAP, 355, 107, 64, -34L),
+                new Step(Kind.REDUCE, 249, 282, 3, -3528L), new Step(Kind.RESHAPE, 329, 32, 103, 10L), new Step(Kind.TRANSPOSE, 9, 32, 86, -10897947L))));
+    }
+
     private static void assertWithinProjection(Chain chain) {
         ChunkedArray array = chain.build(new SynchronousScheduler());
         Plan plan = array.plan(Budget.ofBytes(1L << 30));
