@@ -117,6 +117,7 @@ final class BloscLibrary {
             if (written != decodedSize) {
                 throw new IOException("blosc: cannot decode the " + decodedSize + "-byte frame (c-blosc returned " + written + ")");
             }
+            NativeHeapTrim.decoded(decodedSize);
             return;
         }
         decodePieces(frame, 0, itemSize, target);
@@ -175,6 +176,7 @@ final class BloscLibrary {
                 throw new IOException("blosc: cannot decode items " + (firstItem + start) + " to " + (firstItem + start + count)
                         + " of the frame (c-blosc returned " + written + ")");
             }
+            NativeHeapTrim.decoded(written);
         }
     }
 
