@@ -71,7 +71,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--memory", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             description = "A memory budget to compute within: the computation is planned first, refused before it runs if it cannot fit, "
-                    + "and run with fewer tasks at once or results spilled to disk where the plan needs it (default: planned against 60% of the heap, run freely).")
+                    + "and run with fewer tasks at once or results spilled to disk where the plan needs it (default: planned against 60%% of the heap, run freely).")
     private ByteSize memory;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress bars.")
