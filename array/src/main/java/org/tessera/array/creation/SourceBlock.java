@@ -51,8 +51,8 @@ final class SourceBlock implements DeferredBlock {
             }
         }
         if (whole == null) {
-            // Kept across the parts asked, so it must outlive the reader's scratch memory.
-            whole = Scratch.outside(() -> source.read(start, shape));
+            // Kept across the parts asked, so it must outlive the reader's strips, but not its task.
+            whole = Scratch.forTask(() -> source.read(start, shape));
         }
         return box(whole, 0, partStart, partShape);
     }

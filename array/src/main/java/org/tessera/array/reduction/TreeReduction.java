@@ -522,7 +522,7 @@ public final class TreeReduction {
             }
             Scratch scratch = Scratch.borrow();
             try {
-                Object partial = scratch.call(task);
+                Object partial = scratch.callForTask(task);
                 if (!(partial instanceof Object[] components)) {
                     throw new IllegalStateException("a reduction's chunk step gave " + partial + ", not its partial's components");
                 }

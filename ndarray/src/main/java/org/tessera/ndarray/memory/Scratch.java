@@ -23,6 +23,8 @@ public final class Scratch {
     // A thread local rather than a scoped value: it is read on every allocation, and a scoped
     // value's lookup measured far slower there while bindings come and go once per part.
     private static final ThreadLocal<Scratch> CURRENT = new ThreadLocal<>();
+    /** The scratch of the task running on this thread, entered through {@link #callForTask}: see {@link #forTask}. */
+    private static final ThreadLocal<Scratch> TASK = new ThreadLocal<>();
     private static final long SLAB_BYTES = 1 << 20;
     private static final long ALIGNMENT = 64;
 
@@ -81,6 +83,37 @@ public final class Scratch {
                 CURRENT.set(outer);
             }
         }
+    }
+
+    /**
+     * {@link #call}, with this scratch as the one that lasts the whole task: what the task keeps
+     * across the scratches it resets on the way goes here (see {@link #forTask}).
+     */
+    public <T> T callForTask(Callable<T> computation) throws Exception {
+        Scratch outer = TASK.get();
+        TASK.set(this);
+        try {
+            return call(computation);
+        } finally {
+            if (outer == null) {
+                TASK.remove();
+            } else {
+                TASK.set(outer);
+            }
+        }
+    }
+
+    /**
+     * Runs {@code computation} with this thread's allocations in the scratch of the running task
+     * ({@link #callForTask}), or on the ordinary heap where there is none: for a value kept across
+     * the parts a caller asks one by one, such as a stored chunk decoded whole, that must outlive
+     * the resets of the strips' scratch but not the task. A whole chunk then reuses the memory the
+     * previous task decoded into, where a fresh one (32 MB of float64 for a 2000 x 2000 chunk) is
+     * zeroed, takes contiguous regions of the collector's and is left to it.
+     */
+    public static <T> T forTask(Callable<T> computation) throws Exception {
+        Scratch task = TASK.get();
+        return task == null ? outside(computation) : task.call(computation);
     }
 
     /**

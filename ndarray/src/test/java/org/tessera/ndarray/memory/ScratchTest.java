@@ -90,4 +90,24 @@ class ScratchTest {
         assertFalse(Memory.overlap(seen[1].segment(), seen[2].segment()));
         assertTrue(Memory.overlap(reused.segment(), seen[2].segment()), "after outside, allocations come from the scratch again");
     }
+
+    @Test
+    void whatATaskKeepsOutlivesItsStripsResetsAndComesFromTheTasksScratch() throws Exception {
+        Scratch task = new Scratch();
+        Scratch strips = new Scratch();
+        NDArray[] seen = new NDArray[3];
+        task.callForTask(() -> {
+            seen[0] = strips.call(() -> Scratch.forTask(() -> NDArray.zeros(DType.FLOAT64, 1000)));
+            strips.reset();
+            seen[1] = strips.call(() -> NDArray.zeros(DType.FLOAT64, 1000));
+            return null;
+        });
+        assertFalse(Memory.overlap(seen[0].segment(), seen[1].segment()), "the strips' reset does not take back what the task keeps");
+        task.reset();
+        seen[2] = task.callForTask(() -> NDArray.zeros(DType.FLOAT64, 1000));
+        assertTrue(Memory.overlap(seen[0].segment(), seen[2].segment()), "the next task reuses the memory the last one kept");
+        NDArray alone = strips.call(() -> Scratch.forTask(() -> NDArray.zeros(DType.FLOAT64, 1000)));
+        assertFalse(Memory.overlap(alone.segment(), seen[1].segment()) || Memory.overlap(alone.segment(), seen[2].segment()),
+                "outside a task's call, what is kept gets memory of its own");
+    }
 }
