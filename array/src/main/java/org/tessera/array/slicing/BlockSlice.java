@@ -10,6 +10,7 @@ import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.graph.Deferring;
 import org.tessera.graph.TaskFunction;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.memory.Scratch;
 
 /**
  * Basic indexing of one block: a view made of one step per block axis (plus new axes), in index
@@ -88,9 +89,16 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
     /**
      * What the steps select of a deferred block, itself deferred: a part of it computes the box of
      * the block around the part's elements and selects them from it, copied compact when the box
-     * holds more, so a step of 3 keeps a third of what it computed, not a view of all of it.
+     * holds more, so a step of 3 keeps a third of what it computed, not a view of all of it. A box
+     * of more than a strip of rows is pulled through in strips, each in scratch memory that the
+     * next reuses and each copied compact into the part: a stepped view of a stored chunk then
+     * decodes the chunk slab by slab, where a whole box (32 MB for a 2000 x 2000 float64 chunk)
+     * would be made only to keep a third of it.
      */
     record DeferredSelection(DeferredBlock block, List<Step> steps, long[] shape) implements DeferredBlock {
+        /** Elements of the box one strip computes: 512 KiB of float64, as a reduction's strip. */
+        static final long STRIP_ELEMENTS = 65_536;
+
         @Override
         public long[] shape() {
             return shape.clone();
@@ -98,7 +106,74 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
 
         @Override
         public NDArray part(long[] start, long[] partShape) throws Exception {
-            long[] boxStart = new long[block.shape().length];
+            long stripRows = stripRows(partShape);
+            if (stripRows == Long.MAX_VALUE || stripRows >= partShape[0]) {
+                return selected(start, partShape, false);
+            }
+            NDArray part = null;
+            Scratch scratch = Scratch.borrow();
+            try {
+                for (long row = 0; row < partShape[0]; row += stripRows) {
+                    long[] stripStart = start.clone();
+                    long[] stripShape = partShape.clone();
+                    stripStart[0] += row;
+                    stripShape[0] = Math.min(stripRows, partShape[0] - row);
+                    NDArray strip = scratch.call(() -> selected(stripStart, stripShape, true));
+                    if (part == null) {
+                        // Outside the strips' scratch: the part lives as long as its reader wants it.
+                        part = NDArray.empty(strip.dtype(), partShape);
+                    }
+                    part.slice(0, row, 1, stripShape[0]).assign(strip);
+                    scratch.reset();
+                }
+            } finally {
+                scratch.giveBack();
+            }
+            return part;
+        }
+
+        /**
+         * Output rows of a strip of {@code partShape}, or at least all of them where the part is not
+         * pulled through in strips: the first step must keep the block's first axis in order (a
+         * stepped view of a block with a negative step, or one that takes a single row, is computed
+         * in one box), and the part must hold fewer elements than its box.
+         */
+        private long stripRows(long[] partShape) {
+            if (partShape.length == 0 || partShape[0] <= 1) {
+                return Long.MAX_VALUE;
+            }
+            long rowStep;
+            switch (steps.getFirst()) {
+                case Keep ignored -> rowStep = 1;
+                case Range range when range.step() > 0 -> rowStep = range.step();
+                default -> {
+                    return Long.MAX_VALUE;
+                }
+            }
+            long[] blockShape = block.shape();
+            long boxRowElements = 1;
+            long partRowElements = 1;
+            for (int axis = 1; axis < blockShape.length; axis++) {
+                boxRowElements *= blockShape[axis];
+            }
+            for (int axis = 1; axis < partShape.length; axis++) {
+                partRowElements *= partShape[axis];
+            }
+            if (rowStep == 1 && partRowElements >= boxRowElements) {
+                return Long.MAX_VALUE;
+            }
+            return Math.max(1, STRIP_ELEMENTS / Math.max(1, boxRowElements * rowStep));
+        }
+
+        /**
+         * The part's elements selected from the box around them. With {@code throughStep}, the
+         * selection stays a view of the box, and the box runs on along the first axis to just
+         * before the next strip's first row (within the block), so that consecutive strips ask
+         * consecutive rows, which a stored chunk decodes as one run of slabs.
+         */
+        private NDArray selected(long[] start, long[] partShape, boolean throughStep) throws Exception {
+            long[] blockShape = block.shape();
+            long[] boxStart = new long[blockShape.length];
             long[] boxShape = new long[boxStart.length];
             List<Step> withinBox = new ArrayList<>(steps.size());
             int axis = 0;
@@ -116,7 +191,11 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
                         long lowest = range.step() > 0 ? first : first + range.step() * (count - 1);
                         // An empty part asks an empty box at the block's start, wherever its range would begin.
                         boxStart[axis] = count == 0 ? 0 : lowest;
-                        boxShape[axis++] = count == 0 ? 0 : Math.abs(range.step()) * (count - 1) + 1;
+                        boxShape[axis] = count == 0 ? 0 : Math.abs(range.step()) * (count - 1) + 1;
+                        if (throughStep && axis == 0 && count > 0) {
+                            boxShape[axis] = Math.min(range.step() * count, blockShape[axis] - lowest);
+                        }
+                        axis++;
                         withinBox.add(count == 0 ? new Range(0, 1, 0) : new Range(first - lowest, range.step(), count));
                     }
                     case At at -> {
@@ -132,7 +211,8 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
             }
             NDArray box = block.part(boxStart, boxShape);
             NDArray selected = view(box, withinBox);
-            return selected.size() < box.size() ? selected.copy() : selected;
+            // A strip's selection is copied compact into the part by its caller.
+            return !throughStep && selected.size() < box.size() ? selected.copy() : selected;
         }
     }
 
