@@ -108,12 +108,17 @@ public final class CumulativeScan {
     private static ChunkedArray sequential(ChunkedArray scanned, Kind kind, int scanAxis, boolean deferred) {
         String token = Tokens.token(scanned.name(), kind.label());
         String name = kind.label() + "-" + token;
+        String lastName = kind.label() + "-last-" + token;
         int count = scanned.numBlocks()[scanAxis];
         // One carry layer per block position: carry i reads carry i - 1, and culling follows reads between layers only.
         List<Map<Key, Task>> carries = new java.util.ArrayList<>();
         for (int position = 0; position < count; position++) {
             carries.add(new LinkedHashMap<>());
         }
+        // The last slices are tasks of their own, not calls inside the carries: a block read by its last slice alone
+        // (the blocks before the last of x.cumsum(0)[-1]) is then fused into it and scanned in strips, in parallel
+        // with the other blocks, where a carry that read it would have the block scanned whole and held.
+        Map<Key, Task> lasts = new LinkedHashMap<>();
         Map<Key, Task> outputs = new LinkedHashMap<>();
         TaskFunction last = new LastSlice(scanAxis);
         TaskFunction combine = new Combine(kind.combine, scanAxis);
@@ -127,8 +132,9 @@ public final class CumulativeScan {
             }
             int[] previous = index.clone();
             previous[scanAxis] = position - 1;
-            Task lastOfPrevious = Task.call(last, scanned.key(previous));
-            Task carry = position == 1 ? lastOfPrevious
+            Key lastOfPrevious = Key.of(lastName, previous);
+            lasts.put(lastOfPrevious, Task.call(last, scanned.key(previous)));
+            Task carry = position == 1 ? Task.ref(lastOfPrevious)
                     : Task.call(combineTotals, Key.of(carryName(kind, token, position - 1), previous), lastOfPrevious);
             Key carryKey = Key.of(carryName(kind, token, position), index);
             carries.get(position).put(carryKey, carry);
@@ -137,12 +143,16 @@ public final class CumulativeScan {
         var graph = scanned.graph();
         Set<String> outputReads = new java.util.LinkedHashSet<>(Set.of(scanned.name()));
         Chunks slices = lastSlices(scanned.chunks(), scanAxis);
+        if (count > 1) {
+            graph = graph.with(new MaterializedLayer(lastName, lasts), Set.of(scanned.name()));
+            graph = Footprints.blocks(graph, lastName, slices, scanned.dtype(),
+                    new LastSliceWorking(scanned.chunks(), scanAxis, scanned.dtype().byteSize(), deferred));
+        }
         for (int position = 1; position < count; position++) {
-            Set<String> reads = position == 1 ? Set.of(scanned.name()) : Set.of(scanned.name(), carryName(kind, token, position - 1));
+            Set<String> reads = position == 1 ? Set.of(lastName) : Set.of(lastName, carryName(kind, token, position - 1));
             graph = graph.with(new MaterializedLayer(carryName(kind, token, position), carries.get(position)), reads);
             // A carry is the last slice of the block before, combined with the carry before it.
-            graph = Footprints.blocks(graph, carryName(kind, token, position), slices, scanned.dtype(),
-                    new LastSliceWorking(scanned.chunks(), scanAxis, scanned.dtype().byteSize(), deferred));
+            graph = Footprints.blocks(graph, carryName(kind, token, position), slices, scanned.dtype(), Working.ofResult(1));
             outputReads.add(carryName(kind, token, position));
         }
         graph = graph.with(new MaterializedLayer(name, outputs), outputReads);

@@ -11,10 +11,12 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.tessera.array.Allocation;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.RegionSource;
 import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.graph.Key;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.index.Index;
 
@@ -83,6 +85,29 @@ class DeferredScanTest {
                 blockTotals[(int) (row / 2000)] += whole.getDouble(row, column);
             }
             double expected = blockTotals[1] + blockTotals[0];
+            assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(totals.getDouble(column)), "column " + column);
+        }
+    }
+
+    @Test
+    void blocksReadOnlyByTheirLastSliceAreFusedIntoItAndNeverHeldWhole() {
+        // A source's blocks are not cheap to compute again, so each is read by one task: for x.cumsum(0)[-1], every
+        // block above the last row of blocks is read by its last slice alone, which must take it in strips.
+        NDArray values = Creation.random(4, Creation.Distribution.UNIFORM, new long[] {400, 60}, ChunkSpec.of(400, 60)).compute();
+        ChunkedArray x = Creation.fromSource(RegionSource.of(values), ChunkSpec.of(100, 30));
+        ChunkedArray last = x.cumsum(0).get(Index.at(-1));
+        for (Key key : last.optimizedGraph().tasks().keySet()) {
+            assertTrue(!key.name().startsWith("cumsum-block") || key.index()[0] == 3,
+                    key + " is a scanned block held whole for its last slice (a task of its own)");
+        }
+        NDArray totals = last.compute();
+        for (long column = 0; column < 60; column++) {
+            double[] blockTotals = new double[4];
+            for (long row = 0; row < 400; row++) {
+                blockTotals[(int) (row / 100)] += values.getDouble(row, column);
+            }
+            // Carries chain from the first block; the last block's scan then has the carry added.
+            double expected = blockTotals[3] + ((blockTotals[0] + blockTotals[1]) + blockTotals[2]);
             assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(totals.getDouble(column)), "column " + column);
         }
     }
