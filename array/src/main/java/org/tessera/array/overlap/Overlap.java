@@ -35,10 +35,13 @@ import org.tessera.ndarray.layout.Shapes;
  * trimmed back to the block. A stencil of radius {@code depth} then gives the same values over
  * blocks as over the whole array.
  *
- * <p>Design: one task per block reads the block and the neighbours it needs (up to 3 per axis,
- * so 9 in 2-D, for the corners) and copies their edges straight into the enlarged block, so an
- * element is copied once whatever the number of axes; {@code mapOverlap} runs the function and
- * the trim in that same task, so the enlarged block lives only while its task runs. Neighbours
+ * <p>Design: one task per block and axis copies the block's edges along that axis (its first and
+ * last {@code depth}); one task per block reads the block and the edges of the neighbours it needs
+ * (up to 3 per axis, so 9 in 2-D, for the corners, which come from the edges along the first axis
+ * that the corner crosses) and copies them into the enlarged block; {@code mapOverlap} runs the
+ * function and the trim in that same task, so the enlarged block lives only while its task runs.
+ * A block is then held, once read, until its own enlarged block and its edges are made, not until
+ * the last of its neighbours has taken its ghost cells from it. Neighbours
  * give ghost cells only from their own elements, so where a block is shorter than the depth the
  * axis is first rechunked (small blocks merged into their neighbours), as Dask does.
  */
@@ -176,7 +179,7 @@ public final class Overlap {
         for (int block = 0; block < count; block++) {
             List<Part> parts = new ArrayList<>(3);
             if (depth > 0) {
-                Part before = block > 0 ? Part.range(block - 1, lengths[block - 1] - depth, depth, false)
+                Part before = block > 0 ? Part.edge(block - 1, lengths[block - 1] - depth, depth, false, depth, lengths[block - 1], depth, false)
                         : boundaryPart(boundary, 0, lengths[0], count - 1, lengths[count - 1], depth, true);
                 if (before != null) {
                     parts.add(before);
@@ -184,7 +187,7 @@ public final class Overlap {
             }
             parts.add(Part.center(block, lengths[block]));
             if (depth > 0) {
-                Part after = block < count - 1 ? Part.range(block + 1, 0, depth, false)
+                Part after = block < count - 1 ? Part.edge(block + 1, 0, depth, false, depth, lengths[block + 1], depth, true)
                         : boundaryPart(boundary, block, lengths[block], 0, lengths[0], depth, false);
                 if (after != null) {
                     parts.add(after);
@@ -199,28 +202,33 @@ public final class Overlap {
     private static Part boundaryPart(Boundary boundary, int edgeBlock, long edgeLength, int otherEndBlock, long otherEndLength, long depth, boolean atStart) {
         return switch (boundary.kind()) {
             case NONE -> null;
-            case REFLECT -> Part.range(edgeBlock, atStart ? 0 : edgeLength - depth, depth, true);
-            case PERIODIC -> Part.range(otherEndBlock, atStart ? otherEndLength - depth : 0, depth, false);
-            case NEAREST -> new Part(edgeBlock, atStart ? 0 : edgeLength - 1, 1, false, depth, null, false);
-            case CONSTANT -> new Part(-1, 0, 0, false, depth, boundary.constant(), false);
+            case REFLECT -> Part.edge(edgeBlock, atStart ? 0 : edgeLength - depth, depth, true, depth, edgeLength, depth, atStart);
+            case PERIODIC -> Part.edge(otherEndBlock, atStart ? otherEndLength - depth : 0, depth, false, depth, otherEndLength, depth, !atStart);
+            case NEAREST -> Part.edge(edgeBlock, atStart ? 0 : edgeLength - 1, 1, false, depth, edgeLength, depth, atStart);
+            case CONSTANT -> new Part(-1, 0, 0, false, depth, boundary.constant(), false, 0);
         };
     }
 
     /**
      * One piece of an enlarged block along one axis: {@code length} elements of block {@code block}
      * from {@code start} (backwards when reversed), stretched to {@code width} when they are a single
-     * repeated edge element, or {@code width} copies of {@code constant} when that is set.
+     * repeated edge element, or {@code width} copies of {@code constant} when that is set. A piece
+     * other than the center lies within {@code depth} of one end of its block, and starts at {@code
+     * edgeStart} in that block's edges ({@link Edges}: the first and the last {@code depth} along the
+     * axis, one after the other).
      */
-    record Part(int block, long start, long length, boolean reversed, long width, Number constant, boolean center) implements Serializable {
+    record Part(int block, long start, long length, boolean reversed, long width, Number constant, boolean center, long edgeStart)
+            implements Serializable {
         @Serial
-        private static final long serialVersionUID = 1L;
+        private static final long serialVersionUID = 2L;
 
-        static Part range(int block, long start, long length, boolean reversed) {
-            return new Part(block, start, length, reversed, length, null, false);
+        /** A piece from the first {@code depth} of its block ({@code atStart}) or the last, its block {@code blockLength} long. */
+        static Part edge(int block, long start, long length, boolean reversed, long width, long blockLength, long depth, boolean atStart) {
+            return new Part(block, start, length, reversed, width, null, false, atStart ? start : depth + start - (blockLength - depth));
         }
 
         static Part center(int block, long length) {
-            return new Part(block, 0, length, false, length, null, true);
+            return new Part(block, 0, length, false, length, null, true, 0);
         }
     }
 
@@ -233,31 +241,127 @@ public final class Overlap {
         ChunkedArray build(String name, OverlapFunction function, Chunks outputChunks, DType outputDtype, Working functionWorking) {
             int ndim = input.ndim();
             Map<Key, Task> tasks = new LinkedHashMap<>();
+            // The pieces a block gives its neighbours come from tasks of their own, one per axis and block, which copy
+            // its edges along that axis: a neighbour's task then holds those edges rather than the whole block, which
+            // the scheduler can drop once its own enlarged block and its edges are made.
+            List<Map<Key, Task>> edges = new ArrayList<>(ndim);
+            for (int axis = 0; axis < ndim; axis++) {
+                edges.add(new LinkedHashMap<>());
+            }
             BlockGrid.forEach(input.numBlocks(), index -> {
                 List<List<Part>> blockParts = new ArrayList<>(ndim);
                 for (int axis = 0; axis < ndim; axis++) {
                     blockParts.add(parts.get(axis).get(index[axis]));
                 }
                 List<Object> sources = new ArrayList<>();
+                List<Integer> edgeAxes = new ArrayList<>();
                 BlockGrid.forEach(blockParts.stream().mapToInt(List::size).toArray(), combination -> {
                     int[] source = new int[ndim];
                     boolean constant = false;
+                    int edgeAxis = -1;
                     for (int axis = 0; axis < ndim; axis++) {
                         Part part = blockParts.get(axis).get(combination[axis]);
                         constant |= part.constant() != null;
                         source[axis] = part.block();
+                        if (edgeAxis < 0 && !part.center()) {
+                            edgeAxis = axis;
+                        }
                     }
-                    sources.add(constant ? null : input.key(source));
+                    if (constant) {
+                        sources.add(null);
+                        edgeAxes.add(-1);
+                    } else if (edgeAxis < 0) {
+                        sources.add(input.key(source));
+                        edgeAxes.add(-1);
+                    } else {
+                        Key edgeKey = Key.of(edgesName(name, edgeAxis), source);
+                        edges.get(edgeAxis).putIfAbsent(edgeKey, Task.call(new Edges(edgeAxis, depth[edgeAxis]), input.key(source)));
+                        sources.add(edgeKey);
+                        edgeAxes.add(edgeAxis);
+                    }
                 });
-                tasks.put(Key.of(name, index), Task.call(new GhostBlock(blockParts, function, name), sources));
+                int[] fromEdges = edgeAxes.stream().mapToInt(Integer::intValue).toArray();
+                tasks.put(Key.of(name, index), Task.call(new GhostBlock(blockParts, fromEdges, function, name), sources));
             });
-            MaterializedLayer layer = new MaterializedLayer(name, tasks);
-            HighLevelGraph graph = input.graph().with(layer, Set.of(input.name()));
+            HighLevelGraph graph = input.graph();
+            Set<String> reads = new java.util.LinkedHashSet<>(Set.of(input.name()));
+            for (int axis = 0; axis < ndim; axis++) {
+                if (edges.get(axis).isEmpty()) {
+                    continue;
+                }
+                String edgesName = edgesName(name, axis);
+                graph = graph.with(new MaterializedLayer(edgesName, edges.get(axis)), Set.of(input.name()));
+                long[][] lengths = new long[ndim][];
+                for (int other = 0; other < ndim; other++) {
+                    lengths[other] = other == axis ? java.util.Collections.nCopies(input.numBlocks()[axis], 2 * depth[axis]).stream()
+                            .mapToLong(Long::longValue).toArray() : input.chunks().axis(other);
+                }
+                // A deferred block's two boxes are written straight into the edges: the result is all they allocate.
+                graph = Footprints.blocks(graph, edgesName, Chunks.of(lengths), input.dtype(), Working.none());
+                reads.add(edgesName);
+            }
+            graph = graph.with(new MaterializedLayer(name, tasks), reads);
             if (functionWorking != null) {
                 graph = Footprints.declare(graph, name, new GhostWorking(parts, input.dtype().byteSize(), function == null ? 0 : outputDtype.byteSize(),
                         function == null ? Working.none() : functionWorking));
             }
             return new ChunkedArray(graph, name, outputChunks, ChunkedArray.metaOf(outputDtype, ndim));
+        }
+
+        private static String edgesName(String name, int axis) {
+            return name + "-edges-" + axis;
+        }
+    }
+
+    /**
+     * The edges of a block along one axis: its first {@code depth} and its last {@code depth}
+     * along it, one after the other, copied compact (2 x depth long on that axis, whole on the
+     * others). A deferred block computes only those two boxes, straight into the result.
+     */
+    record Edges(int axis, long depth) implements TaskFunction, org.tessera.graph.Deferring {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(List<Object> arguments) throws Exception {
+            return applyDeferring(arguments);
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return position == 0;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            Object block = arguments.getFirst();
+            long[] shape = DeferredBlock.shapeOf(block);
+            long length = shape[axis];
+            long[] edgesShape = shape.clone();
+            edgesShape[axis] = 2 * depth;
+            long[] start = new long[shape.length];
+            NDArray edges = null;
+            for (int end = 0; end < 2; end++) {
+                start[axis] = end == 0 ? 0 : length - depth;
+                if (block instanceof DeferredBlock deferred) {
+                    if (edges == null) {
+                        edges = NDArray.empty(deferred.part(new long[shape.length], new long[shape.length]).dtype(), edgesShape);
+                    }
+                    deferred.partInto(start, edges.slice(axis, end * depth, 1, depth));
+                } else {
+                    NDArray dense = Blocks.dense(block, "map_overlap");
+                    if (edges == null) {
+                        edges = NDArray.empty(dense.dtype(), edgesShape);
+                    }
+                    edges.slice(axis, end * depth, 1, depth).assign(dense.slice(axis, start[axis], 1, depth));
+                }
+            }
+            return edges;
+        }
+
+        @Override
+        public String displayName() {
+            return "overlap-edges";
         }
     }
 
@@ -313,9 +417,9 @@ public final class Overlap {
      * block, a slice of one) computes only the box the enlarged block takes from it, so no
      * neighbour is made whole for the sake of its edge.
      */
-    record GhostBlock(List<List<Part>> parts, OverlapFunction function, String label) implements TaskFunction, ReadsDeferredBlocks {
+    record GhostBlock(List<List<Part>> parts, int[] edgeAxes, OverlapFunction function, String label) implements TaskFunction, ReadsDeferredBlocks {
         @Serial
-        private static final long serialVersionUID = 1L;
+        private static final long serialVersionUID = 2L;
 
         @Override
         public Object apply(List<Object> arguments) throws Exception {
@@ -362,7 +466,7 @@ public final class Overlap {
                 if (constant != null) {
                     fill(target, constant);
                 } else {
-                    copyPiece(sources.get(index), combination, target);
+                    copyPiece(sources.get(index), combination, edgeAxes[index], target);
                 }
             }
             if (function == null) {
@@ -384,15 +488,17 @@ public final class Overlap {
          * Copies into {@code target} what the parts of one combination take from {@code source}: a
          * deferred source writes its box straight into the target unless the parts reverse or
          * stretch it (a reflected or nearest edge, one element deep), a dense one gives a view.
+         * A source that is a block's edges along {@code edgeAxis} (not -1) holds the part along
+         * that axis at the part's place among them.
          */
-        private void copyPiece(Object source, int[] combination, NDArray target) throws Exception {
+        private void copyPiece(Object source, int[] combination, int edgeAxis, NDArray target) throws Exception {
             int ndim = parts.size();
             long[] boxStart = new long[ndim];
             long[] boxShape = new long[ndim];
             boolean asIs = true;
             for (int axis = 0; axis < ndim; axis++) {
                 Part part = parts.get(axis).get(combination[axis]);
-                boxStart[axis] = part.start();
+                boxStart[axis] = axis == edgeAxis ? part.edgeStart() : part.start();
                 boxShape[axis] = part.length();
                 asIs &= !part.reversed() && part.length() == part.width();
             }

@@ -9,9 +9,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tessera.array.Allocation;
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.RegionSource;
 import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.graph.Key;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
@@ -53,5 +55,29 @@ class DeferredOverlapTest {
                 "the stencil allocated " + run.megabytes() + " MB; four enlarged blocks and their results are " + (8 * enlarged >> 20) + " MB");
         double expected = 3 * x.sum().compute().getDouble();
         assertEquals(expected, run.result().getDouble(), expected * 1e-12);
+    }
+
+    @Test
+    void anEnlargedBlockTakesItsNeighboursEdgesNotTheNeighbours() {
+        // A source's blocks are read once each and held until their readers have run: a neighbour's task that read
+        // the whole block for its edge would keep it alive until the last of its nine readers ran.
+        NDArray values = Creation.random(3, Creation.Distribution.UNIFORM, new long[] {120, 110}, BLOCKS).compute();
+        ChunkedArray x = Creation.fromSource(RegionSource.of(values), BLOCKS);
+        ChunkedArray filtered = x.mapOverlap(DeferredOverlapTest::scaled, 2, Boundary.REFLECT);
+        var graph = filtered.optimizedGraph();
+        int enlarged = 0;
+        for (var dependencies : graph.dependencyMap().entrySet()) {
+            if (!dependencies.getKey().name().equals(filtered.name())) {
+                continue;
+            }
+            enlarged++;
+            for (Key read : dependencies.getValue()) {
+                assertTrue(!read.name().equals(x.name()) || java.util.Arrays.equals(read.index(), dependencies.getKey().index()),
+                        dependencies.getKey() + " reads the whole neighbour " + read);
+            }
+        }
+        assertEquals(3 * 3, enlarged);
+        assertSameValues(ChunkedArrays.fromArray(values, BLOCKS).mapOverlap(DeferredOverlapTest::scaled, 2, Boundary.REFLECT).compute(),
+                filtered.compute(), "the enlarged blocks from edges");
     }
 }
