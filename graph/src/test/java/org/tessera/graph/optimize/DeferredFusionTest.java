@@ -193,6 +193,80 @@ class DeferredFusionTest {
         assertEquals(1, WHOLE.get(), "computed once, for both readers");
     }
 
+    /** As {@link MakeRange}, but not cheap to repeat: each reader would compute it anew. */
+    record CostlyRange() implements TaskFunction, Deferring {
+        @Override
+        public Object apply(List<Object> arguments) {
+            return applyDeferring(arguments).force();
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return false;
+        }
+
+        @Override
+        public DeferredRange applyDeferring(List<Object> arguments) {
+            return new DeferredRange(10L * ((int[]) arguments.getFirst())[0], 10);
+        }
+    }
+
+    /** The last element of its first argument, deferred or not, plus its second. */
+    record LastPlus() implements TaskFunction, Deferring {
+        @Override
+        public Object apply(List<Object> arguments) {
+            return (Long) ((List<?>) arguments.getFirst()).getLast() + (Long) arguments.get(1);
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return position == 0;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) {
+            return arguments.getFirst() instanceof DeferredRange range ? range.element(range.length() - 1) + (Long) arguments.get(1) : apply(arguments);
+        }
+    }
+
+    /**
+     * A costly task that reads no key moves into its sole reader where that reader takes it deferred,
+     * even when the reader has other inputs; read by two tasks, or reading a key itself, it stays.
+     */
+    @Test
+    void aCostlyDeferredTaskMovesIntoItsSoleReaderThatTakesItDeferred() {
+        TaskGraph graph = TaskGraph.builder()
+                .put("range", Task.call(new CostlyRange(), (Object) new int[] {1}))
+                .put("whole", Task.call(new CostlyRange(), (Object) new int[] {2}))
+                .put("size", Task.call(SIZE, Task.ref("whole")))
+                .put("sum", Task.call(new LastPlus(), Task.ref("range"), Task.ref("size")))
+                .build();
+        List<Key> outputs = List.of(Key.of("sum"));
+        TaskGraph inlined = Inlining.inline(graph, outputs);
+        assertEquals(Set.of(Key.of("whole"), Key.of("size"), Key.of("sum")), inlined.keys(), "the range moves into its reader");
+        WHOLE.set(0);
+        ELEMENTS.set(0);
+        assertEquals(29L, new SynchronousScheduler().compute(inlined, outputs).get(Key.of("sum")));
+        assertEquals(1, WHOLE.get(), "only the range that SIZE reads is computed whole");
+        assertEquals(1, ELEMENTS.get(), "the moved range is asked its last element alone");
+
+        TaskGraph shared = TaskGraph.builder()
+                .put("range", Task.call(new CostlyRange(), (Object) new int[] {1}))
+                .put("last", Task.call(new Last(), Task.ref("range")))
+                .put("again", Task.call(new Last(), Task.ref("range")))
+                .build();
+        assertTrue(Inlining.inline(shared, List.of(Key.of("last"), Key.of("again"))).contains(Key.of("range")),
+                "a costly task read by two readers stays one task");
+        TaskGraph reading = TaskGraph.builder()
+                .put("range", Task.call(new CostlyRange(), (Object) new int[] {1}))
+                .put("passed", Task.call(new PassOn(), Task.ref("range")))
+                .put("last", Task.call(new Last(), Task.ref("passed")))
+                .put("again", Task.call(new Last(), Task.ref("range")))
+                .build();
+        assertTrue(Inlining.inline(reading, List.of(Key.of("last"), Key.of("again"))).contains(Key.of("passed")),
+                "a task that reads a key stays, so its reader holds no more than before");
+    }
+
     /** Returns its argument as it is, deferred or not. */
     record PassOn() implements TaskFunction, Deferring {
         @Override
