@@ -45,7 +45,9 @@ public final class Joining {
             }
             shape[joinAxis] += array.shape(joinAxis);
         }
-        NDArray result = NDArray.zeros(resultType(arrays), shape);
+        // The inputs tile the result along the axis, so every element is written below: in scratch memory
+        // its old bytes need no zeroing first (a scan's running total joined to each strip paid for one).
+        NDArray result = NDArray.empty(resultType(arrays), shape);
         if (copiesAsBlocks(arrays, joinAxis, result)) {
             // Each input is one run of bytes, and they follow each other in the result.
             long offset = result.byteOffset();
