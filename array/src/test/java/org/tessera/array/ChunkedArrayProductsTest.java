@@ -13,10 +13,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.creation.Creation;
 import org.tessera.array.linalg.ChunkedProducts;
+import org.tessera.array.reduction.TreeReduction;
 import org.tessera.graph.Key;
 import org.tessera.graph.TaskGraph;
 import org.tessera.graph.layer.Layer;
+import org.tessera.graph.schedule.Callback;
+import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
@@ -128,5 +132,65 @@ class ChunkedArrayProductsTest {
         assertThrows(IllegalArgumentException.class, () -> ChunkedProducts.einsum("ij,jk->ik", a));
         assertThrows(IllegalArgumentException.class, () -> ChunkedProducts.einsum("ij->k", a));
         assertMatches("dot with a 0-d operand", Ufuncs.MULTIPLY.apply(FLOATS, 2.0), a.dot(scalar));
+    }
+
+    /**
+     * Counts the partial products held at once: a product of two blocks (the chunk step of the sum
+     * of products, into which the product is fused) is held from the moment it is made until the
+     * sum that reads it has run.
+     */
+    private static final class LivePartialProducts implements Callback {
+        private final java.util.Map<Key, Integer> unsummed = new java.util.HashMap<>();
+        private final java.util.Map<Key, java.util.Set<Key>> dependencies = new java.util.HashMap<>();
+        private int live;
+        private int most;
+        private int products;
+
+        @Override
+        public synchronized void start(TaskGraph graph) {
+            for (Key key : graph.tasks().keySet()) {
+                java.util.Set<Key> readers = graph.dependents(key);
+                if (key.name().startsWith("sum-of-products-chunk") && !readers.isEmpty()) {
+                    unsummed.put(key, readers.size());
+                }
+                dependencies.put(key, graph.dependencies(key));
+            }
+        }
+
+        @Override
+        public synchronized void afterTask(Key key, int worker, Throwable failure) {
+            if (unsummed.containsKey(key)) {
+                products++;
+                most = Math.max(most, ++live);
+            }
+            for (Key input : dependencies.getOrDefault(key, java.util.Set.of())) {
+                if (unsummed.containsKey(input) && unsummed.merge(input, -1, Integer::sum) == 0) {
+                    live--;
+                }
+            }
+        }
+    }
+
+    @Test
+    void theSchedulerAddsPartialProductsBeforeMakingMoreSoTheyStayBoundedWhateverTheContraction() {
+        // A.T @ A as W2 in small: the blocks on and above the diagonal of a 2 x 2 result, each the sum of one product
+        // per row block of A, added in trees of four. Each row block of A feeds two trees at once (the order consumes
+        // it in both before it moves on), so about two trees' worth of products are held, plus what the two workers
+        // have in hand, whether A has 8 row blocks or 32; run breadth first, all 96 products of the longer one would be.
+        for (int rowBlocks : new int[] {8, 32}) {
+            ChunkedArray a = Creation.random(8, Creation.Distribution.UNIFORM, new long[] {rowBlocks * 300L, 600}, ChunkSpec.of(300, 300));
+            LivePartialProducts partials = new LivePartialProducts();
+            NDArray gram = a.T().matmul(a).compute(ThreadedScheduler.builder().workers(2).callback(partials).build());
+            assertEquals(3 * rowBlocks, partials.products, "one product per row block for each block on and above the diagonal");
+            int bound = 2 * TreeReduction.DEFAULT_SPLIT_EVERY + 2 * 2;
+            assertTrue(partials.most <= bound, partials.most + " partial products held at once, of " + partials.products + ", over " + bound);
+            NDArray values = a.compute();
+            NDArray expected = NDArrays.matmul(values.transpose(), values);
+            for (long row = 0; row < 600; row += 97) {
+                for (long column = 0; column < 600; column += 89) {
+                    assertEquals(expected.getDouble(row, column), gram.getDouble(row, column), 1e-9 * Math.abs(expected.getDouble(row, column)));
+                }
+            }
+        }
     }
 }
