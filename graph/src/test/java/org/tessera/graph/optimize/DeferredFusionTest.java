@@ -193,11 +193,11 @@ class DeferredFusionTest {
         assertEquals(1, WHOLE.get(), "computed once, for both readers");
     }
 
-    /** As {@link MakeRange}, but not cheap to repeat: each reader would compute it anew. */
+    /** {@link MakeRange}'s range, but not cheap to repeat: each reader would compute it anew. */
     record CostlyRange() implements TaskFunction, Deferring {
         @Override
         public Object apply(List<Object> arguments) {
-            return applyDeferring(arguments).force();
+            return new MakeRange().apply(arguments);
         }
 
         @Override
@@ -207,7 +207,7 @@ class DeferredFusionTest {
 
         @Override
         public DeferredRange applyDeferring(List<Object> arguments) {
-            return new DeferredRange(10L * ((int[]) arguments.getFirst())[0], 10);
+            return new MakeRange().applyDeferring(arguments);
         }
     }
 
