@@ -140,10 +140,10 @@ public final class Inlining {
      */
     public static TaskGraph inline(TaskGraph graph, Collection<Key> keep) {
         Set<Key> kept = Set.copyOf(keep);
-        // Most graphs have no cheap task outside the kept keys: then the topological order is not needed.
+        // Many graphs have no task to move outside the kept keys: then the topological order is not needed.
         boolean anyCheap = false;
         for (Map.Entry<Key, Task> entry : graph.tasks().entrySet()) {
-            if (!kept.contains(entry.getKey()) && (isCheap(entry.getValue()) || entry.getValue() instanceof Task.Call call && call.function() instanceof Deferring)) {
+            if (!kept.contains(entry.getKey()) && (isCheap(entry.getValue()) || defersCheaply(entry.getValue()) || readsNoKey(entry.getValue()))) {
                 anyCheap = true;
                 break;
             }
