@@ -293,9 +293,10 @@ public final class Overlap {
                 graph = graph.with(new MaterializedLayer(edgesName, edges.get(axis)), Set.of(input.name()));
                 long[][] lengths = new long[ndim][];
                 for (int other = 0; other < ndim; other++) {
-                    lengths[other] = other == axis ? java.util.Collections.nCopies(input.numBlocks()[axis], 2 * depth[axis]).stream()
-                            .mapToLong(Long::longValue).toArray() : input.chunks().axis(other);
+                    lengths[other] = input.chunks().axis(other);
                 }
+                lengths[axis] = new long[input.numBlocks()[axis]];
+                Arrays.fill(lengths[axis], 2 * depth[axis]);
                 // A deferred block's two boxes are written straight into the edges: the result is all they allocate.
                 graph = Footprints.blocks(graph, edgesName, Chunks.of(lengths), input.dtype(), Working.none());
                 reads.add(edgesName);
@@ -336,24 +337,17 @@ public final class Overlap {
         public Object applyDeferring(List<Object> arguments) throws Exception {
             Object block = arguments.getFirst();
             long[] shape = DeferredBlock.shapeOf(block);
-            long length = shape[axis];
             long[] edgesShape = shape.clone();
             edgesShape[axis] = 2 * depth;
+            NDArray edges = NDArray.empty(GhostBlock.dtypeOf(List.of(block)), edgesShape);
             long[] start = new long[shape.length];
-            NDArray edges = null;
             for (int end = 0; end < 2; end++) {
-                start[axis] = end == 0 ? 0 : length - depth;
+                start[axis] = end == 0 ? 0 : shape[axis] - depth;
+                NDArray target = edges.slice(axis, end * depth, 1, depth);
                 if (block instanceof DeferredBlock deferred) {
-                    if (edges == null) {
-                        edges = NDArray.empty(deferred.part(new long[shape.length], new long[shape.length]).dtype(), edgesShape);
-                    }
-                    deferred.partInto(start, edges.slice(axis, end * depth, 1, depth));
+                    deferred.partInto(start, target);
                 } else {
-                    NDArray dense = Blocks.dense(block, "map_overlap");
-                    if (edges == null) {
-                        edges = NDArray.empty(dense.dtype(), edgesShape);
-                    }
-                    edges.slice(axis, end * depth, 1, depth).assign(dense.slice(axis, start[axis], 1, depth));
+                    target.assign(Blocks.dense(block, "map_overlap").slice(axis, start[axis], 1, depth));
                 }
             }
             return edges;
@@ -518,7 +512,7 @@ public final class Overlap {
         }
 
         /** The dtype of the sources: a dense one's, or that of an empty box of a deferred one. */
-        private DType dtypeOf(List<Object> sources) throws Exception {
+        static DType dtypeOf(List<Object> sources) throws Exception {
             Object deferred = null;
             for (Object source : sources) {
                 if (source != null && !(source instanceof DeferredBlock)) {
@@ -526,8 +520,9 @@ public final class Overlap {
                 }
                 deferred = deferred == null ? source : deferred;
             }
-            return ((DeferredBlock) java.util.Objects.requireNonNull(deferred, "map_overlap: no block to enlarge"))
-                    .part(new long[parts.size()], new long[parts.size()]).dtype();
+            DeferredBlock block = (DeferredBlock) java.util.Objects.requireNonNull(deferred, "map_overlap: no block to enlarge");
+            int ndim = block.shape().length;
+            return block.part(new long[ndim], new long[ndim]).dtype();
         }
 
         private static NDArray box(NDArray block, long[] start, long[] shape) {
