@@ -77,22 +77,12 @@ public final class Inlining {
             waitsForOther |= !input.equals(key) && !readsNoKey(Rewrites.current(graph, changed, input));
         }
         Task reader = Rewrites.current(graph, changed, readerKey);
-        return waitsForOther && reads(reader, key) == 1 && readsOnlyDeferred(reader, key);
+        return waitsForOther && Rewrites.referenceCount(reader, key) == 1 && readsOnlyDeferred(reader, key);
     }
 
     /** Whether the task is a call of a deferring function that reads no key. */
     private static boolean readsNoKey(Task task) {
         return task instanceof Task.Call call && call.function() instanceof Deferring && !Task.readsKeys(call);
-    }
-
-    /** How many times {@code task} reads {@code key}. */
-    private static int reads(Task task, Key key) {
-        return switch (task) {
-            case Task.Ref ref -> ref.key().equals(key) ? 1 : 0;
-            case Task.Literal literal -> 0;
-            case Task.TaskList list -> list.items().stream().mapToInt(item -> reads(item, key)).sum();
-            case Task.Call call -> call.arguments().stream().mapToInt(argument -> reads(argument, key)).sum();
-        };
     }
 
     private static boolean readersTakeItDeferred(TaskGraph graph, Map<Key, Task> changed, Key key) {
