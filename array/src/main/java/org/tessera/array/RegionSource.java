@@ -52,6 +52,25 @@ public interface RegionSource {
         /** Rows {@code [firstRow, firstRow + rows)} of the region along its first axis, all of its other axes, as a new array. */
         NDArray slab(long firstRow, long rows);
 
+        /**
+         * Rows {@code rows} (increasing) of the region, all of its other axes, stacked in that order
+         * as a new array: what a gather of scattered rows asks, which a stored chunk serves in one
+         * pass (mapped once, each codec piece decoded once) where a slab per row would map it anew.
+         */
+        default NDArray rows(long[] rows) {
+            NDArray stacked = null;
+            for (int rank = 0; rank < rows.length; rank++) {
+                NDArray slab = slab(rows[rank], 1);
+                if (stacked == null) {
+                    long[] shape = slab.shape();
+                    shape[0] = rows.length;
+                    stacked = NDArray.empty(slab.dtype(), shape);
+                }
+                stacked.slice(0, rank, 1, 1).assign(slab);
+            }
+            return stacked;
+        }
+
         /** Lets go of what the reader holds (a mapping of the stored chunk); a slab asked later opens it again. */
         @Override
         default void close() {

@@ -28,6 +28,30 @@ public interface DeferredBlock extends Deferred {
         target.assign(part(start, target.shape()));
     }
 
+    /**
+     * The slabs at {@code positions} (at least one, increasing) along {@code axis}, each the box
+     * {@code start}/{@code shape} on the other axes (the entries for {@code axis} are not read),
+     * stacked in that order along {@code axis}: what a gather of scattered rows asks. Each slab is
+     * computed alone; a stored block reads them all in one pass.
+     */
+    default NDArray slabs(int axis, long[] positions, long[] start, long[] shape) throws Exception {
+        long[] slabStart = start.clone();
+        long[] slabShape = shape.clone();
+        slabShape[axis] = 1;
+        NDArray stacked = null;
+        for (int rank = 0; rank < positions.length; rank++) {
+            slabStart[axis] = positions[rank];
+            NDArray slab = part(slabStart, slabShape);
+            if (stacked == null) {
+                long[] stackedShape = slab.shape();
+                stackedShape[axis] = positions.length;
+                stacked = NDArray.empty(slab.dtype(), stackedShape);
+            }
+            stacked.slice(axis, rank, 1, 1).assign(slab);
+        }
+        return stacked;
+    }
+
     /** {@code part(start, shape).transpose(axes)}, which a block that can make it in that order makes contiguous. */
     default NDArray transposedPart(long[] start, long[] shape, int[] axes) throws Exception {
         return part(start, shape).transpose(axes);

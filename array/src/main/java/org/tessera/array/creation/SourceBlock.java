@@ -57,6 +57,20 @@ final class SourceBlock implements DeferredBlock {
         return box(whole, 0, partStart, partShape);
     }
 
+    /** Scattered rows of a block not read whole come from the source in one pass (a stored chunk mapped once). */
+    @Override
+    public NDArray slabs(int axis, long[] positions, long[] partStart, long[] partShape) throws Exception {
+        if (axis == 0 && whole == null && shape.length > 0) {
+            if (slabs == null) {
+                slabs = source.slabs(start, shape);
+            }
+            if (slabs.isPresent()) {
+                return box(slabs.get().rows(positions), 1, partStart, partShape);
+            }
+        }
+        return DeferredBlock.super.slabs(axis, positions, partStart, partShape);
+    }
+
     @Override
     public NDArray force() {
         return whole != null ? whole : source.read(start, shape);

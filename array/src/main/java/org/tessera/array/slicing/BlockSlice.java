@@ -172,6 +172,51 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
          * consecutive rows, which a stored chunk decodes as one run of slabs.
          */
         private NDArray selected(long[] start, long[] partShape, boolean throughStep) throws Exception {
+            Box box = box(start, partShape, throughStep);
+            NDArray whole = block.part(box.start(), box.shape());
+            NDArray selected = view(whole, box.withinBox());
+            // A strip's selection is copied compact into the part by its caller.
+            return !throughStep && selected.size() < whole.size() ? selected.copy() : selected;
+        }
+
+        /**
+         * Scattered rows of a selection that keeps the block's first axis in order are the block's
+         * own scattered rows, asked all at once (a stored chunk then decodes in one pass); each slab
+         * is cut to the selection on the other axes.
+         */
+        @Override
+        public NDArray slabs(int axis, long[] positions, long[] start, long[] partShape) throws Exception {
+            long step = switch (steps.getFirst()) {
+                case Keep ignored -> 1;
+                case Range range when range.step() > 0 -> range.step();
+                default -> 0;
+            };
+            if (axis != 0 || step == 0) {
+                return DeferredBlock.super.slabs(axis, positions, start, partShape);
+            }
+            long[] slabStart = start.clone();
+            long[] slabShape = partShape.clone();
+            slabStart[0] = positions[0];
+            slabShape[0] = 1;
+            Box box = box(slabStart, slabShape, false);
+            long[] rows = new long[positions.length];
+            for (int rank = 0; rank < rows.length; rank++) {
+                rows[rank] = box.start()[0] + step * (positions[rank] - positions[0]);
+            }
+            List<Step> withinRows = new ArrayList<>(box.withinBox());
+            withinRows.set(0, new Keep());
+            return view(block.slabs(0, rows, box.start(), box.shape()), withinRows);
+        }
+
+        /** The box of the block around a part's elements, and the steps that select them within it. */
+        private record Box(long[] start, long[] shape, List<Step> withinBox) {
+        }
+
+        /**
+         * The box around the part's elements; with {@code throughStep} it runs on along the first
+         * axis to just before the next strip's first row (see {@link #selected}).
+         */
+        private Box box(long[] start, long[] partShape, boolean throughStep) {
             long[] blockShape = block.shape();
             long[] boxStart = new long[blockShape.length];
             long[] boxShape = new long[boxStart.length];
@@ -209,10 +254,7 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
                     }
                 }
             }
-            NDArray box = block.part(boxStart, boxShape);
-            NDArray selected = view(box, withinBox);
-            // A strip's selection is copied compact into the part by its caller.
-            return !throughStep && selected.size() < box.size() ? selected.copy() : selected;
+            return new Box(boxStart, boxShape, withinBox);
         }
     }
 

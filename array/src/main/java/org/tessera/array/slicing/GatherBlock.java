@@ -13,6 +13,7 @@ import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.index.Indexing;
+import org.tessera.ndarray.memory.Scratch;
 
 /**
  * One output block of a gather: the points of each input block picked (the indexed axes moved
@@ -69,15 +70,24 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
         List<?> blocks = (List<?>) arguments.getFirst();
         List<Object> computed = new ArrayList<>(blocks.size());
         long[][][] computedCoordinates = coordinates.clone();
-        for (int input = 0; input < blocks.size(); input++) {
-            if (blocks.get(input) instanceof DeferredBlock deferred) {
-                computedCoordinates[input] = new long[axes.length][];
-                computed.add(pointsOf(deferred, coordinates[input], computedCoordinates[input]));
-            } else {
-                computed.add(blocks.get(input));
+        // What the deferred blocks compute lives only until their points are picked (copied out of it): in scratch
+        // memory that the next gather reuses, where fresh arrays of a few megabytes would each take regions of their own.
+        Scratch scratch = Scratch.borrow();
+        try {
+            for (int input = 0; input < blocks.size(); input++) {
+                if (blocks.get(input) instanceof DeferredBlock deferred) {
+                    long[][] within = new long[axes.length][];
+                    computedCoordinates[input] = within;
+                    long[][] blockCoordinates = coordinates[input];
+                    computed.add(scratch.call(() -> pointsOf(deferred, blockCoordinates, within)));
+                } else {
+                    computed.add(blocks.get(input));
+                }
             }
+            return new GatherBlock(axes, computedCoordinates, positions, pointShape, pointPosition).apply(List.of(computed));
+        } finally {
+            scratch.giveBack();
         }
-        return new GatherBlock(axes, computedCoordinates, positions, pointShape, pointPosition).apply(List.of(computed));
     }
 
     /**
@@ -93,21 +103,8 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
             long[] distinct = Arrays.stream(blockCoordinates[0]).distinct().sorted().toArray();
             long span = distinct[distinct.length - 1] - distinct[0] + 1;
             if (2 * distinct.length < span) {
-                int axis = axes[0];
-                NDArray stacked = null;
-                for (int rank = 0; rank < distinct.length; rank++) {
-                    start[axis] = distinct[rank];
-                    shape[axis] = 1;
-                    NDArray slab = block.part(start, shape);
-                    if (stacked == null) {
-                        long[] stackedShape = slab.shape();
-                        stackedShape[axis] = distinct.length;
-                        stacked = NDArray.empty(slab.dtype(), stackedShape);
-                    }
-                    stacked.slice(axis, rank, 1, 1).assign(slab);
-                }
                 within[0] = Arrays.stream(blockCoordinates[0]).map(coordinate -> Arrays.binarySearch(distinct, coordinate)).toArray();
-                return stacked;
+                return block.slabs(axes[0], distinct, start, shape);
             }
         }
         for (int indexed = 0; indexed < axes.length; indexed++) {

@@ -21,6 +21,7 @@ import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.layout.Shapes;
 
 /**
@@ -32,6 +33,10 @@ import org.tessera.ndarray.layout.Shapes;
  * row's. With one 1-D array this is Dask's {@code take}: a new output block wherever the input block
  * changes, so a sorted index keeps the input's blocking and an unsorted one makes a block per run.
  * The other point axes are one block each; the axes that are not indexed keep their blocks.
+ *
+ * <p>An unsorted index along one axis whose points come back to an input block after leaving it
+ * gathers in two steps with the same values and blocks: each input block's distinct points once
+ * ({@link PickRows}), then the index's points from those (see {@code pickedFirst}).
  */
 final class PointGather {
     private PointGather() {
@@ -45,6 +50,88 @@ final class PointGather {
      * @param oneBlock      all points in one block along each point axis (Dask's vindex), instead of runs
      */
     static ChunkedArray gather(ChunkedArray view, int[] axes, NDArray[] arrays, long[] pointShape, int pointPosition, boolean oneBlock,
+            List<Object> tokenParts) {
+        if (!oneBlock && axes.length == 1 && view.chunks().isKnown(axes[0])) {
+            ChunkedArray picked = pickedFirst(view, axes[0], arrays[0].broadcastTo(pointShape).ravel(), pointShape, pointPosition, tokenParts);
+            if (picked != null) {
+                return picked;
+            }
+        }
+        return gathered(view, axes, arrays, pointShape, pointPosition, oneBlock, tokenParts);
+    }
+
+    /**
+     * An unsorted index along one axis as two gathers, or null where one does: first each input
+     * block's distinct points in order ({@code x[u]}, u the sorted distinct positions, one task per
+     * input block), then the index's points from those ({@code x[u][inverse]}, the same values and
+     * the same output blocks). Where the points return to an input block after leaving it, as a
+     * shuffled index does, the direct gather reads that block in every output block of a run of its
+     * points, so the block is made whole and held until the last of them: the picks are made once,
+     * from the input block alone (read deferred, only the rows asked), and hold only the points.
+     */
+    private static ChunkedArray pickedFirst(ChunkedArray view, int axis, NDArray flat, long[] pointShape, int pointPosition,
+            List<Object> tokenParts) {
+        long[] offsets = offsets(view.chunks().axis(axis));
+        int points = (int) flat.size();
+        long[] positions = new long[points];
+        int runs = 0;
+        int previousBlock = -1;
+        for (int point = 0; point < points; point++) {
+            positions[point] = flat.getLong(point);
+            int block = blockHolding(offsets, positions[point]);
+            if (block != previousBlock) {
+                runs++;
+                previousBlock = block;
+            }
+        }
+        long[] distinct = Arrays.stream(positions).distinct().sorted().toArray();
+        long touchedBlocks = Arrays.stream(distinct).map(position -> blockHolding(offsets, position)).distinct().count();
+        if (runs <= touchedBlocks) {
+            return null;
+        }
+        NDArray inverse = NDArray.zeros(DType.INT64, points);
+        for (int point = 0; point < points; point++) {
+            inverse.setLong(Arrays.binarySearch(distinct, positions[point]), point);
+        }
+        ChunkedArray picks = picks(view, axis, distinct, offsets);
+        return gathered(picks, new int[] {axis}, new NDArray[] {inverse.reshape(pointShape)}, pointShape, pointPosition, false, tokenParts);
+    }
+
+    /** {@code view[u]} along {@code axis} for sorted distinct positions u: a task per input block with points, its points in order. */
+    private static ChunkedArray picks(ChunkedArray view, int axis, long[] distinct, long[] offsets) {
+        List<Integer> touched = new ArrayList<>();
+        List<long[]> within = new ArrayList<>();
+        for (int first = 0; first < distinct.length;) {
+            int block = blockHolding(offsets, distinct[first]);
+            int end = first;
+            while (end < distinct.length && distinct[end] < offsets[block + 1]) {
+                end++;
+            }
+            touched.add(block);
+            within.add(Arrays.stream(distinct, first, end).map(position -> position - offsets[block]).toArray());
+            first = end;
+        }
+        long[][] chunks = new long[view.ndim()][];
+        for (int other = 0; other < chunks.length; other++) {
+            chunks[other] = view.chunks().axis(other);
+        }
+        chunks[axis] = within.stream().mapToLong(points -> points.length).toArray();
+        String name = Tokens.name("take-picks", view.name(), axis, GatherBlock.int64(distinct));
+        int[] counts = Arrays.stream(chunks).mapToInt(lengths -> lengths.length).toArray();
+        Map<Key, Task> tasks = new LinkedHashMap<>();
+        BlockGrid.forEach(counts, index -> {
+            int[] input = index.clone();
+            input[axis] = touched.get(index[axis]);
+            tasks.put(Key.of(name, index), Task.call(new PickRows(axis, within.get(index[axis])), view.key(input)));
+        });
+        Chunks result = Chunks.of(chunks);
+        // The input's slabs at the points, stacked in scratch memory as large as the picks, which are copied out of it.
+        HighLevelGraph graph = Footprints.declare(view.graph().with(new MaterializedLayer(name, tasks), Set.of(view.name())), name,
+                Working.ofResult(1).makingParts(PartMaking.MADE, false, true));
+        return new ChunkedArray(graph, name, result, ChunkedArray.metaOf(view.dtype(), result.ndim()));
+    }
+
+    private static ChunkedArray gathered(ChunkedArray view, int[] axes, NDArray[] arrays, long[] pointShape, int pointPosition, boolean oneBlock,
             List<Object> tokenParts) {
         Chunks chunks = view.chunks();
         int gatheredCount = axes.length;

@@ -81,6 +81,18 @@ class DeferredSelectionTest {
         assertEquals(1, reversed.boxes.size(), "a negative step is computed in one box");
     }
 
+    @Test
+    void scatteredRowsOfASteppedSelectionAreAskedOfTheBlockAsItsOwnRowsCutToTheSelection() throws Exception {
+        RecordingBlock block = new RecordingBlock();
+        List<Step> steps = List.of(new Range(1, 3, 667), new Range(10, 1, 280));
+        long[] rows = {0, 5, 6, 600};
+        NDArray slabs = new BlockSlice.DeferredSelection(block, steps, new long[] {667, 280}).slabs(0, rows, new long[] {0, 20}, new long[] {1, 100});
+        assertSameValues(Indexing.get(whole(), Index.of(org.tessera.ndarray.api.NDArrays.array(1L, 16L, 19L, 1801L)), Index.range(30L, 130L, null)),
+                slabs, "rows 0, 5, 6 and 600 of the selection, columns 20 to 120");
+        assertEquals(List.of("1+1, 30+100", "16+1, 30+100", "19+1, 30+100", "1801+1, 30+100"),
+                block.boxes.stream().map(box -> box[0] + "+" + box[1] + ", " + box[2] + "+" + box[3]).toList(), "a box of one row per row asked");
+    }
+
     private static void assertSameValues(NDArray expected, NDArray actual, String what) {
         assertArrayEquals(expected.shape(), actual.shape(), what);
         NDArray flatExpected = expected.copy().reshape(-1);

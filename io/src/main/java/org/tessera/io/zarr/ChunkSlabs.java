@@ -118,7 +118,46 @@ final class ChunkSlabs implements RegionSource.SlabReader {
         if (nextRow == regionShape[0]) {
             close();
         }
-        // The region's part of every other axis (an edge chunk is stored whole, padded past the array's end).
+        return withinRegion(slab);
+    }
+
+    /** Scattered rows in one pass: the chunk mapped once for all of them, each codec piece decoded once, then let go. */
+    @Override
+    public NDArray rows(long[] rows) {
+        for (int rank = 0; rank < rows.length; rank++) {
+            if (rows[rank] < 0 || rows[rank] >= regionShape[0] || rank > 0 && rows[rank] <= rows[rank - 1]) {
+                throw new IndexOutOfBoundsException("rows " + Arrays.toString(rows) + " are not increasing rows of the " + regionShape[0]
+                        + " rows of the region read from " + where());
+            }
+        }
+        long[] stackedShape = metadata.chunkShape();
+        stackedShape[0] = rows.length;
+        unmap();
+        NDArray stacked;
+        try (Arena arena = Arena.ofConfined()) {
+            Optional<MemorySegment> stored = store.map(key, arena);
+            if (stored.isEmpty()) {
+                stacked = metadata.fillValue().fill(stackedShape);
+            } else {
+                stacked = NDArray.empty(metadata.dtype(), stackedShape);
+                MemorySegment target = stacked.segment().asSlice(stacked.byteOffset(), rows.length * rowBytes);
+                for (int rank = 0; rank < rows.length; rank++) {
+                    copyDecoded(stored.get(), (inChunkStart[0] + rows[rank]) * rowBytes, target.asSlice(rank * rowBytes, rowBytes));
+                }
+                if (metadata.endian().byteOrder() == ByteOrder.BIG_ENDIAN) {
+                    ChunkBytes.swap(target, metadata.dtype().realType().byteSize());
+                }
+            }
+        } catch (IOException failure) {
+            throw new UncheckedIOException(where() + ": cannot read " + rows.length + " rows: " + failure.getMessage(), failure);
+        }
+        close();
+        return withinRegion(stacked);
+    }
+
+    /** The region's part of every axis after the first (an edge chunk is stored whole, padded past the array's end). */
+    private NDArray withinRegion(NDArray slab) {
+        long[] slabShape = slab.shape();
         NDArray view = slab;
         for (int axis = 1; axis < slabShape.length; axis++) {
             if (inChunkStart[axis] != 0 || regionShape[axis] != slabShape[axis]) {

@@ -126,6 +126,37 @@ class ChunkSlabsTest {
         assertFalse(mapped(chunk), "the region's last row ends the run");
     }
 
+    /** Scattered rows of a region, asked at once, equal those rows of its whole read. */
+    private static void assertRowsMatch(ZarrArray array, long[] start, long[] shape, long[] rows) {
+        NDArray whole = array.read(start, shape);
+        NDArray stacked = array.slabs(start, shape).orElseThrow().rows(rows);
+        assertEquals(Arrays.toString(new long[] {rows.length, shape[1]}), Arrays.toString(stacked.shape()));
+        assertArrayEquals(values(org.tessera.ndarray.index.Indexing.get(whole, org.tessera.ndarray.index.Index.of(org.tessera.ndarray.api.NDArrays.array(rows)))),
+                values(stacked), "rows " + Arrays.toString(rows) + " of region " + Arrays.toString(start));
+    }
+
+    @Test
+    void scatteredRowsInOnePassHoldTheRowsAndLeaveNothingMapped() throws Exception {
+        java.util.List<ZarrArray> arrays = new java.util.ArrayList<>(java.util.List.of(write("rows-raw", defaults().withCompressor(null)),
+                write("rows-big", defaults().withCompressor(null).withEndian(Endian.BIG))));
+        if (Blosc.defaults().decodesRanges()) {
+            arrays.add(write("rows-blosc", defaults()));
+        }
+        for (ZarrArray array : arrays) {
+            assertRowsMatch(array, new long[] {0, 0}, new long[] {600, 250}, new long[] {0, 1, 2, 97, 98, 340, 599});
+            assertRowsMatch(array, new long[] {1200, 500}, new long[] {100, 200}, new long[] {3, 50, 99});
+            assertRowsMatch(array, new long[] {613, 260}, new long[] {500, 120}, new long[] {7});
+        }
+        if (Files.isReadable(Path.of("/proc/self/maps"))) {
+            arrays.getFirst().slabs(new long[] {600, 250}, new long[] {600, 250}).orElseThrow().rows(new long[] {4, 400, 401});
+            assertFalse(mapped(directory.resolve("rows-raw").resolve("1.1")), "the rows' pass lets the chunk go");
+        }
+        RegionSource.SlabReader slabs = arrays.getFirst().slabs(new long[] {0, 0}, new long[] {600, 250}).orElseThrow();
+        IndexOutOfBoundsException backwards = assertThrows(IndexOutOfBoundsException.class, () -> slabs.rows(new long[] {5, 3}));
+        assertTrue(backwards.getMessage().contains("[5, 3]") && backwards.getMessage().contains("rows-raw"), backwards.getMessage());
+        assertThrows(IndexOutOfBoundsException.class, () -> slabs.rows(new long[] {599, 600}));
+    }
+
     @Test
     void aMissingChunkReadsAsTheFillValue() throws Exception {
         ZarrArray array = write("missing", defaults().withFillValue(FillValue.of(DType.FLOAT64, 2.5)));
@@ -134,6 +165,7 @@ class ChunkSlabsTest {
         double[] expected = new double[5 * 250];
         Arrays.fill(expected, 2.5);
         assertArrayEquals(expected, values(slab));
+        assertArrayEquals(Arrays.copyOf(expected, 2 * 250), values(array.slabs(new long[] {600, 250}, new long[] {600, 250}).orElseThrow().rows(new long[] {1, 8})));
     }
 
     @Test
@@ -166,6 +198,30 @@ class ChunkSlabsTest {
         // The array is 9.6 MB in blocks of 1.2 MB: decoded whole, the blocks alone would allocate it all.
         long arrayBytes = shape[0] * shape[1] * Double.BYTES;
         assertTrue(allocated < arrayBytes / 4, "the sum allocated " + allocated + " bytes; the array holds " + arrayBytes);
+    }
+
+    @Test
+    void aShuffledGatherOfAStoredArrayReadsEachBlocksPointsOnce() throws Exception {
+        assumeTrue(Blosc.defaults().decodesRanges(), "no system c-blosc here (apt-get install libblosc1)");
+        long[] shape = {4800, 500};
+        ZarrArray array = write("gather", ArrayMetadataV2.of(shape, CHUNKS, DType.FLOAT64));
+        long[] shuffled = new java.util.Random(5).longs(150, 0, 1600).toArray();
+        org.tessera.ndarray.index.Index[] stepped = {org.tessera.ndarray.index.Index.range(null, null, 3L), org.tessera.ndarray.index.Index.all()};
+        NDArray positions = org.tessera.ndarray.api.NDArrays.array(shuffled);
+        double expected = org.tessera.ndarray.api.NDArrays.sum(org.tessera.ndarray.index.Indexing.get(
+                org.tessera.ndarray.index.Indexing.get(array.readAll(), stepped), org.tessera.ndarray.index.Index.of(positions))).getDouble();
+        ChunkedArray sum = Zarr.fromZarr(array).get(stepped).get(org.tessera.ndarray.index.Index.of(positions)).sum();
+        sum.compute(new SynchronousScheduler());
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        double actual = sum.compute(new SynchronousScheduler()).getDouble();
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(expected, actual, Math.abs(expected) * 1e-12);
+        // y[::3] holds 6.4 MB; each of its blocks, read by every output block of a run of its points, was made whole
+        // and held for them (10.5 MB allocated in all). Read once for its points, a block leaves only their rows (150 of 500
+        // float64: 600 KB), and the rest is the graph's and the plan's (4.7 MB in all).
+        long selectedBytes = shape[0] / 3 * shape[1] * Double.BYTES;
+        assertTrue(allocated < selectedBytes, "the gather allocated " + allocated + " bytes; y[::3] holds " + selectedBytes);
     }
 
     @Test

@@ -25,7 +25,8 @@ final class AdvancedIndexing {
         Plan plan = plan(x, index);
         long[] restShape = restShape(plan);
         long[] gatheredShape = concat(plan.broadcastShape(), restShape);
-        NDArray gathered = NDArray.zeros(x.dtype(), gatheredShape);
+        // Every element is written by one of the selections.
+        NDArray gathered = NDArray.empty(x.dtype(), gatheredShape);
         forEachSelection(plan, (position, selected) -> slot(gathered, plan.broadcastShape(), position).assign(selected));
         return placeBroadcastAxes(gathered, plan).ascontiguousarray();
     }

@@ -1,0 +1,102 @@
+package org.tessera.array.slicing;
+
+import java.io.Serial;
+import java.util.Arrays;
+import java.util.List;
+
+import org.tessera.array.Blocks;
+import org.tessera.array.blockwise.DeferredBlock;
+import org.tessera.graph.Deferring;
+import org.tessera.graph.TaskFunction;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.index.Index;
+import org.tessera.ndarray.index.Indexing;
+import org.tessera.ndarray.memory.Scratch;
+
+/**
+ * The first of an unsorted gather's two steps (see {@link PointGather}): the slabs of one input
+ * block at its distinct points along one axis, in increasing order, stacked compact. A block not
+ * computed yet stays deferred, and a part of the picks asks the block only for the slabs under it:
+ * picks of a generated block then cost nothing until read, and the optimiser copies them into the
+ * gathers that read them, while picks of a stored block are a task that reads the block once.
+ *
+ * @param axis      the gathered axis
+ * @param positions the distinct points within the block along {@code axis}, increasing
+ */
+record PickRows(int axis, long[] positions) implements TaskFunction, Deferring {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object apply(List<Object> arguments) {
+        NDArray block = Blocks.dense(arguments.getFirst(), "gather block");
+        Index[] index = new Index[block.ndim()];
+        Arrays.fill(index, Index.all());
+        index[axis] = new Index.IntArray(GatherBlock.int64(positions));
+        return Indexing.get(block, index);
+    }
+
+    @Override
+    public boolean acceptsDeferred(int position) {
+        return position == 0;
+    }
+
+    @Override
+    public Object applyDeferring(List<Object> arguments) {
+        return arguments.getFirst() instanceof DeferredBlock block ? new Picked(block, axis, positions) : apply(arguments);
+    }
+
+    @Override
+    public boolean defersCheaply() {
+        return true;
+    }
+
+    @Override
+    public String displayName() {
+        return "take-picks";
+    }
+
+    /** The picks of a block not computed yet: each part asks the block for the slabs at its positions. */
+    record Picked(DeferredBlock block, int axis, long[] positions) implements DeferredBlock {
+        @Override
+        public long[] shape() {
+            long[] shape = block.shape();
+            shape[axis] = positions.length;
+            return shape;
+        }
+
+        @Override
+        public NDArray part(long[] start, long[] shape) throws Exception {
+            if (shape[axis] == 0) {
+                long[] empty = shape.clone();
+                empty[axis] = 0;
+                long[] blockStart = start.clone();
+                blockStart[axis] = 0;
+                return block.part(blockStart, empty);
+            }
+            long[] chosen = Arrays.copyOfRange(positions, (int) start[axis], (int) (start[axis] + shape[axis]));
+            // The slabs are read into scratch memory and copied out compact: the copy is what the
+            // picks hold, and the slabs (the whole of the input's other axes, perhaps) are left to
+            // the next block's picks rather than to the collector.
+            Scratch scratch = Scratch.borrow();
+            try {
+                NDArray slabs = scratch.call(() -> block.slabs(axis, chosen, start, shape));
+                return slabs.copy();
+            } finally {
+                scratch.giveBack();
+            }
+        }
+
+        @Override
+        public NDArray slabs(int slabAxis, long[] ranks, long[] start, long[] shape) throws Exception {
+            if (slabAxis != axis) {
+                return DeferredBlock.super.slabs(slabAxis, ranks, start, shape);
+            }
+            long[] chosen = new long[ranks.length];
+            for (int rank = 0; rank < ranks.length; rank++) {
+                chosen[rank] = positions[(int) ranks[rank]];
+            }
+            return block.slabs(axis, chosen, start, shape);
+        }
+    }
+}
