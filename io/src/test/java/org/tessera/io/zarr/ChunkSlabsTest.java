@@ -181,6 +181,17 @@ class ChunkSlabsTest {
         assertTrue(message.contains(directory.resolve("truncated").toString()) && message.contains("chunk 0.1") && message.contains("blosc"), message);
     }
 
+    /** The bytes this thread allocates computing {@code sum} a second time (the first loads and warms the code), which must be {@code expected}. */
+    private static long allocatedBySecondSum(ChunkedArray sum, double expected) {
+        sum.compute(new SynchronousScheduler());
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        double actual = sum.compute(new SynchronousScheduler()).getDouble();
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(expected, actual, Math.abs(expected) * 1e-12);
+        return allocated;
+    }
+
     @Test
     void aSumPullsStoredBlocksThroughInStrips() throws Exception {
         assumeTrue(Blosc.defaults().decodesRanges(), "no system c-blosc here (apt-get install libblosc1)");
@@ -188,13 +199,7 @@ class ChunkSlabsTest {
         long[] shape = {2400, 500};
         ZarrArray array = write("sum", ArrayMetadataV2.of(shape, CHUNKS, DType.FLOAT64));
         double expected = org.tessera.ndarray.api.NDArrays.sum(array.readAll()).getDouble();
-        ChunkedArray sum = Zarr.fromZarr(array).sum();
-        sum.compute(new SynchronousScheduler());
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        double actual = sum.compute(new SynchronousScheduler()).getDouble();
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        assertEquals(expected, actual, Math.abs(expected) * 1e-12);
+        long allocated = allocatedBySecondSum(Zarr.fromZarr(array).sum(), expected);
         // The array is 9.6 MB in blocks of 1.2 MB: decoded whole, the blocks alone would allocate it all.
         long arrayBytes = shape[0] * shape[1] * Double.BYTES;
         assertTrue(allocated < arrayBytes / 4, "the sum allocated " + allocated + " bytes; the array holds " + arrayBytes);
@@ -210,13 +215,7 @@ class ChunkSlabsTest {
         NDArray positions = org.tessera.ndarray.api.NDArrays.array(shuffled);
         double expected = org.tessera.ndarray.api.NDArrays.sum(org.tessera.ndarray.index.Indexing.get(
                 org.tessera.ndarray.index.Indexing.get(array.readAll(), stepped), org.tessera.ndarray.index.Index.of(positions))).getDouble();
-        ChunkedArray sum = Zarr.fromZarr(array).get(stepped).get(org.tessera.ndarray.index.Index.of(positions)).sum();
-        sum.compute(new SynchronousScheduler());
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        double actual = sum.compute(new SynchronousScheduler()).getDouble();
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        assertEquals(expected, actual, Math.abs(expected) * 1e-12);
+        long allocated = allocatedBySecondSum(Zarr.fromZarr(array).get(stepped).get(org.tessera.ndarray.index.Index.of(positions)).sum(), expected);
         // y[::3] holds 6.4 MB; each of its blocks, read by every output block of a run of its points, was made whole
         // and held for them (10.5 MB allocated in all). Read once for its points, a block leaves only their rows (150 of 500
         // float64: 600 KB), and the rest is the graph's and the plan's (4.7 MB in all).
