@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.tessera.array.RegionSource;
+import org.tessera.ndarray.memory.Scratch;
 
 /**
  * The floor of a stored-data workload: seconds to read and decode every chunk of a stored square
@@ -21,8 +23,47 @@ final class ChunkFloor {
     private ChunkFloor() {
     }
 
+    /** Elements of a slab of {@link #slabSeconds}: a reduction's strip (64 Ki float64, 512 KiB). */
+    private static final long STRIP_ELEMENTS = 65_536;
+
     /** The floor of {@code source}, a 2-D array stored in square chunks of side {@code chunk}; {@code where} names it in errors. */
     static double seconds(RegionSource source, long chunk, String where) throws IOException, InterruptedException {
+        return seconds(source, chunk, where, false);
+    }
+
+    /**
+     * The floor of the reads in strips: every chunk read in slabs of a strip's rows, each into
+     * scratch memory that the next reuses, with no array work; chunks that have no slabs (a codec
+     * that decodes only whole frames) are read whole. Reductions and scans read stored blocks this
+     * way, so it is the least such an operation over the whole store can take, and below the whole
+     * chunks' floor where the slabs stay in cache.
+     */
+    static double slabSeconds(RegionSource source, long chunk, String where) throws IOException, InterruptedException {
+        return seconds(source, chunk, where, true);
+    }
+
+    /** Reads {@code size} at {@code from} in slabs of a strip's rows, and returns its elements. */
+    private static long readInSlabs(RegionSource source, long[] from, long[] size) throws Exception {
+        Optional<RegionSource.SlabReader> slabs = source.slabs(from, size);
+        if (slabs.isEmpty()) {
+            return source.read(from, size).size();
+        }
+        long rows = Math.max(1, STRIP_ELEMENTS / size[1]);
+        long elements = 0;
+        Scratch scratch = Scratch.borrow();
+        try (RegionSource.SlabReader reader = slabs.get()) {
+            for (long row = 0; row < size[0]; row += rows) {
+                long first = row;
+                elements += scratch.call(() -> reader.slab(first, Math.min(rows, size[0] - first)).size());
+                scratch.reset();
+            }
+        } finally {
+            scratch.giveBack();
+        }
+        return elements;
+    }
+
+    private static double seconds(RegionSource source, long chunk, String where, boolean inSlabs) throws IOException, InterruptedException {
         long[] shape = source.shape();
         int threads = Runtime.getRuntime().availableProcessors();
         long start = System.nanoTime();
@@ -32,7 +73,7 @@ final class ChunkFloor {
                 for (long column = 0; column < shape[1]; column += chunk) {
                     long[] from = {row, column};
                     long[] size = {Math.min(chunk, shape[0] - row), Math.min(chunk, shape[1] - column)};
-                    reads.add(pool.submit(() -> source.read(from, size).size()));
+                    reads.add(pool.submit(() -> inSlabs ? readInSlabs(source, from, size) : source.read(from, size).size()));
                 }
             }
             for (Future<Long> read : reads) {

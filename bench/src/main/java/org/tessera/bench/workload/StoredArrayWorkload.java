@@ -31,7 +31,8 @@ import org.tessera.ndarray.api.NDArrays;
  *
  * <p>The result also reports {@code floor_seconds}: reading and decoding every chunk of the store on
  * all cores with no array work, measured in the same process after the timed runs, the least any
- * operation that reads the whole store can take.
+ * operation that reads the whole store can take; and {@code floor_slab_seconds}: the same, each chunk
+ * read in slabs of a strip's rows into reused scratch memory, as reductions and scans read it.
  */
 final class StoredArrayWorkload implements StoredWorkload {
     static final long SIDE = 16_000;
@@ -153,6 +154,12 @@ final class StoredArrayWorkload implements StoredWorkload {
     @Override
     public double floorSeconds() throws IOException, InterruptedException {
         return ChunkFloor.seconds(ZarrArray.open(store, ""), CHUNK, store.describe());
+    }
+
+    /** Seconds to read every chunk of the store in slabs of a strip's rows (see {@link ChunkFloor#slabSeconds}). */
+    @Override
+    public double slabFloorSeconds() throws IOException, InterruptedException {
+        return ChunkFloor.slabSeconds(ZarrArray.open(store, ""), CHUNK, store.describe());
     }
 
     @Override

@@ -65,6 +65,14 @@ final class StoredHdf5Workload implements StoredWorkload {
         }
     }
 
+    /** Seconds to read every chunk of the file in slabs where it has them, else whole (see {@link ChunkFloor#slabSeconds}). */
+    @Override
+    public double slabFloorSeconds() throws IOException, InterruptedException {
+        try (Hdf5Dataset dataset = Hdf5.open(file, DATASET)) {
+            return ChunkFloor.slabSeconds(dataset, StoredArrayWorkload.CHUNK, file.toString());
+        }
+    }
+
     /** Nothing to delete: the file was given. */
     @Override
     public void close() {

@@ -99,6 +99,7 @@ public final class WorkloadRunner {
             try {
                 measured = measure(stored, repeat);
                 measured.put("floor_seconds", stored.floorSeconds());
+                measured.put("floor_slab_seconds", stored.slabFloorSeconds());
             } finally {
                 stored.close();
             }

@@ -1,0 +1,82 @@
+package org.tessera.bench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.array.RegionSource;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
+
+/**
+ * The floors of the stored workloads read every chunk once: whole, or in slabs of a strip's rows
+ * that cover each chunk's rows in order, one after the other.
+ */
+class ChunkFloorTest {
+    /** A 700 x 500 source in the floor's square chunks of 300, which records what is read. */
+    private static final class RecordingSource implements RegionSource {
+        final List<String> wholeReads = Collections.synchronizedList(new ArrayList<>());
+        final List<String> slabs = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public long[] shape() {
+            return new long[] {700, 500};
+        }
+
+        @Override
+        public DType dtype() {
+            return DType.FLOAT64;
+        }
+
+        @Override
+        public NDArray read(long[] start, long[] shape) {
+            wholeReads.add(start[0] + "," + start[1]);
+            return NDArray.zeros(DType.FLOAT64, shape);
+        }
+
+        @Override
+        public Object identity() {
+            return this;
+        }
+
+        @Override
+        public Optional<SlabReader> slabs(long[] start, long[] shape) {
+            return Optional.of((firstRow, rows) -> {
+                slabs.add(start[0] + "," + start[1] + ":" + firstRow + "+" + rows);
+                return NDArray.zeros(DType.FLOAT64, rows, shape[1]);
+            });
+        }
+    }
+
+    @Test
+    void theWholeChunksFloorReadsEachChunkOnce() throws Exception {
+        RecordingSource source = new RecordingSource();
+        assertTrue(ChunkFloor.seconds(source, 300, "a recording source") > 0);
+        assertEquals(List.of("0,0", "0,300", "300,0", "300,300", "600,0", "600,300"), source.wholeReads.stream().sorted().toList());
+        assertTrue(source.slabs.isEmpty(), "no slabs: " + source.slabs);
+    }
+
+    @Test
+    void theSlabFloorReadsEveryRowOfEachChunkOnceInStrips() throws Exception {
+        RecordingSource source = new RecordingSource();
+        assertTrue(ChunkFloor.slabSeconds(source, 300, "a recording source") > 0);
+        assertTrue(source.wholeReads.isEmpty(), "no whole reads: " + source.wholeReads);
+        for (String chunk : List.of("0,0", "0,300", "300,0", "300,300", "600,0", "600,300")) {
+            long columns = chunk.endsWith(",0") ? 300 : 200;
+            long rows = chunk.startsWith("600") ? 100 : 300;
+            long next = 0;
+            for (String slab : source.slabs.stream().filter(read -> read.startsWith(chunk + ":")).toList()) {
+                String[] span = slab.substring(chunk.length() + 1).split("\\+");
+                assertEquals(next, Long.parseLong(span[0]), "chunk " + chunk + ": slabs in order, each after the last");
+                assertTrue(Long.parseLong(span[1]) * columns <= 65_536, "a slab of " + span[1] + " rows of " + columns + " is more than a strip");
+                next += Long.parseLong(span[1]);
+            }
+            assertEquals(rows, next, "chunk " + chunk + " is read to its last row");
+        }
+    }
+}
