@@ -118,9 +118,11 @@ public final class TreeReduction {
 
         int[] gridCounts = x.numBlocks();
         String level = chunkName;
-        for (int step = 1; groupSize(gridCounts, reduced) > splitEvery; step++) {
+        // A group of one would never finish the tree.
+        int groupLimit = Math.max(2, splitEvery);
+        for (int step = 1; groupSize(gridCounts, reduced) > groupLimit; step++) {
             String next = kind.name() + "-partial-" + step + "-" + token;
-            int[] nextCounts = lastAxesFirst(gridCounts, reduced, splitEvery);
+            int[] nextCounts = lastAxesFirst(gridCounts, reduced, groupLimit);
             Map<Key, Task> tasks = groupTasks(level, next, gridCounts, nextCounts, reduced, new CombineStep(kind, reduced), true);
             graph = graph.with(new MaterializedLayer(next, tasks), Set.of(level));
             graph = LayerMemory.arrays(graph, next, partialChunks(chunks, reduced, nextCounts), partialItemBytes, kind.partialArrays(),

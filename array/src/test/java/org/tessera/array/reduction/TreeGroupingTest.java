@@ -50,6 +50,9 @@ class TreeGroupingTest {
         }
         assertEquals(SIDE * SIDE / 4, groups);
         assertEquals(0.0, sum.compute().getDouble());
+        // Groups of one are groups of two, as Dask's split_every of 1 is.
+        ChunkedArray ones = Creation.fromSource(RegionSource.of(org.tessera.ndarray.api.NDArrays.ones(DType.FLOAT64, 12, 12)), ChunkSpec.of(4, 4));
+        assertEquals(144.0, TreeReduction.reduce(ones, Kinds.sum(DType.FLOAT64), null, false, 1, NDArray.zeros(DType.FLOAT64, 0)).compute().getDouble());
     }
 
     @Test
