@@ -104,11 +104,11 @@ public final class Rechunk {
      * from a store, computed): Dask's threshold (4) weighs a step against tasks that cost Dask a
      * millisecond each, where a task here costs microseconds, and a step over made blocks makes
      * every intermediate block too, a copy of the whole array. R7's rechunk of a stored 16000²
-     * array from 2000² blocks to (250, 16000): 5.5 s in two steps, 4.1-4.2 s in one, and 380 MB
-     * held at the peak against 640 MB. Over blocks that defer cheaply (generated ones, views and
-     * elementwise chains of them) an intermediate block stays deferred and costs no copy, and
-     * Dask's threshold keeps its plans: W4, the same rechunk of a random array, took 0.34-0.35 s
-     * in Dask's two steps and 0.41-0.45 s in one.
+     * array from 2000² blocks to (250, 16000): 5.5 s in two steps, 4.1-4.6 s in one, and 380 MB
+     * held at the peak against 640 MB. Over blocks that defer cheaply (generated ones and views of
+     * them; not an elementwise chain, which would compute again in each reader) an intermediate
+     * block stays deferred and costs no copy, and Dask's threshold keeps its plans: W4, the same
+     * rechunk of a random array, took 0.34-0.35 s in Dask's two steps and 0.41-0.45 s in one.
      */
     static final int MADE_STEP_THRESHOLD = 16;
 
