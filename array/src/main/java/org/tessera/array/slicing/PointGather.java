@@ -85,32 +85,46 @@ final class PointGather {
             }
         }
         long[] distinct = Arrays.stream(positions).distinct().sorted().toArray();
-        long touchedBlocks = Arrays.stream(distinct).map(position -> blockHolding(offsets, position)).distinct().count();
-        if (runs <= touchedBlocks) {
+        BlockPoints byBlock = BlockPoints.of(distinct, offsets);
+        if (runs <= byBlock.blocks().size()) {
             return null;
         }
         NDArray inverse = NDArray.zeros(DType.INT64, points);
         for (int point = 0; point < points; point++) {
             inverse.setLong(Arrays.binarySearch(distinct, positions[point]), point);
         }
-        ChunkedArray picks = picks(view, axis, distinct, offsets);
+        ChunkedArray picks = picks(view, axis, distinct, byBlock);
         return gathered(picks, new int[] {axis}, new NDArray[] {inverse.reshape(pointShape)}, pointShape, pointPosition, false, tokenParts);
     }
 
-    /** {@code view[u]} along {@code axis} for sorted distinct positions u: a task per input block with points, its points in order. */
-    private static ChunkedArray picks(ChunkedArray view, int axis, long[] distinct, long[] offsets) {
-        List<Integer> touched = new ArrayList<>();
-        List<long[]> within = new ArrayList<>();
-        for (int first = 0; first < distinct.length;) {
-            int block = blockHolding(offsets, distinct[first]);
-            int end = first;
-            while (end < distinct.length && distinct[end] < offsets[block + 1]) {
-                end++;
+    /**
+     * Sorted distinct points grouped by the input block that holds them.
+     *
+     * @param blocks the blocks with points, in order
+     * @param within per such block, its points' positions within it
+     */
+    private record BlockPoints(List<Integer> blocks, List<long[]> within) {
+        static BlockPoints of(long[] distinct, long[] offsets) {
+            List<Integer> blocks = new ArrayList<>();
+            List<long[]> within = new ArrayList<>();
+            for (int first = 0; first < distinct.length;) {
+                int block = blockHolding(offsets, distinct[first]);
+                int end = first;
+                while (end < distinct.length && distinct[end] < offsets[block + 1]) {
+                    end++;
+                }
+                blocks.add(block);
+                within.add(Arrays.stream(distinct, first, end).map(position -> position - offsets[block]).toArray());
+                first = end;
             }
-            touched.add(block);
-            within.add(Arrays.stream(distinct, first, end).map(position -> position - offsets[block]).toArray());
-            first = end;
+            return new BlockPoints(blocks, within);
         }
+    }
+
+    /** {@code view[u]} along {@code axis} for sorted distinct positions u: a task per input block with points, its points in order. */
+    private static ChunkedArray picks(ChunkedArray view, int axis, long[] distinct, BlockPoints byBlock) {
+        List<Integer> touched = byBlock.blocks();
+        List<long[]> within = byBlock.within();
         long[][] chunks = new long[view.ndim()][];
         for (int other = 0; other < chunks.length; other++) {
             chunks[other] = view.chunks().axis(other);
