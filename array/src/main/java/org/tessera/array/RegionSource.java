@@ -1,7 +1,11 @@
 package org.tessera.array;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.join.Joining;
 
 /**
  * Anything that reads a rectangular region of an array: an NDArray in memory, later a Zarr or HDF5
@@ -58,17 +62,11 @@ public interface RegionSource {
          * pass (mapped once, each codec piece decoded once) where a slab per row would map it anew.
          */
         default NDArray rows(long[] rows) {
-            NDArray stacked = null;
-            for (int rank = 0; rank < rows.length; rank++) {
-                NDArray slab = slab(rows[rank], 1);
-                if (stacked == null) {
-                    long[] shape = slab.shape();
-                    shape[0] = rows.length;
-                    stacked = NDArray.empty(slab.dtype(), shape);
-                }
-                stacked.slice(0, rank, 1, 1).assign(slab);
+            List<NDArray> slabs = new ArrayList<>(rows.length);
+            for (long row : rows) {
+                slabs.add(slab(row, 1));
             }
-            return stacked;
+            return Joining.concatenate(slabs, 0);
         }
 
         /** Lets go of what the reader holds (a mapping of the stored chunk); a slab asked later opens it again. */

@@ -1,9 +1,11 @@
 package org.tessera.array.blockwise;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.tessera.graph.Deferred;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.join.Joining;
 
 /**
  * A dense block not computed yet, which computes any box of itself on request: what the creation,
@@ -38,18 +40,12 @@ public interface DeferredBlock extends Deferred {
         long[] slabStart = start.clone();
         long[] slabShape = shape.clone();
         slabShape[axis] = 1;
-        NDArray stacked = null;
-        for (int rank = 0; rank < positions.length; rank++) {
-            slabStart[axis] = positions[rank];
-            NDArray slab = part(slabStart, slabShape);
-            if (stacked == null) {
-                long[] stackedShape = slab.shape();
-                stackedShape[axis] = positions.length;
-                stacked = NDArray.empty(slab.dtype(), stackedShape);
-            }
-            stacked.slice(axis, rank, 1, 1).assign(slab);
+        List<NDArray> slabs = new ArrayList<>(positions.length);
+        for (long position : positions) {
+            slabStart[axis] = position;
+            slabs.add(part(slabStart, slabShape));
         }
-        return stacked;
+        return Joining.concatenate(slabs, axis);
     }
 
     /** {@code part(start, shape).transpose(axes)}, which a block that can make it in that order makes contiguous. */
