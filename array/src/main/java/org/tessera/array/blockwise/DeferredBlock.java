@@ -16,6 +16,19 @@ import org.tessera.ndarray.join.Joining;
  */
 public interface DeferredBlock extends Deferred {
 
+    /**
+     * Elements of a strip, the part a reader pulls a deferred block through at a time: 512 KiB of
+     * float64, so a chain's few parts stay in this machine's 2 MiB L2 cache. Measured on
+     * (x + x.T).mean(0) over 2000 x 2000 blocks: 16 Ki elements 185 ms, 32 Ki 190, 64 Ki 125,
+     * 128 Ki 130 (per 25 blocks): smaller strips spend their time on their partials.
+     */
+    long STRIP_ELEMENTS = 65_536;
+
+    /** Rows of {@code rowElements} elements each in a strip: at least one. */
+    static long stripRows(long rowElements) {
+        return Math.max(1, STRIP_ELEMENTS / Math.max(1, rowElements));
+    }
+
     /** The shape of the whole block. */
     long[] shape();
 

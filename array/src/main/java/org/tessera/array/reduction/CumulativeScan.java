@@ -212,7 +212,7 @@ public final class CumulativeScan {
 
         /**
          * A part of a deferred scan also scans the slices before it in strips of up to
-         * {@value DeferredScan#STRIP_ELEMENTS} elements, or a slice, and at most the block: each
+         * {@value DeferredBlock#STRIP_ELEMENTS} elements, or a slice, and at most the block: each
          * strip, the running total joined to it and their scan, in a scratch, and each strip's
          * running total kept outside it.
          */
@@ -220,7 +220,7 @@ public final class CumulativeScan {
         public long partBytes(Key key, long partBytes) {
             long block = blockBytes(key);
             long slice = sliceBytes(key);
-            long strip = Math.min(block, Math.max(DeferredScan.STRIP_ELEMENTS * itemSize, slice));
+            long strip = Math.min(block, Math.max(DeferredBlock.STRIP_ELEMENTS * itemSize, slice));
             long totals = (Math.ceilDiv(block, Math.max(1, strip)) + 1) * slice;
             return bytes(key, partBytes) + LayerMemory.inScratch(3 * (strip + slice)) + totals;
         }
@@ -287,7 +287,7 @@ public final class CumulativeScan {
             if (inParts) {
                 return 5 * resultBytes;
             }
-            long strip = Math.min(LayerMemory.elements(blocks, key), DeferredScan.STRIP_ELEMENTS) * itemSize;
+            long strip = Math.min(LayerMemory.elements(blocks, key), DeferredBlock.STRIP_ELEMENTS) * itemSize;
             return 5 * resultBytes + LayerMemory.inScratch(3 * strip);
         }
     }

@@ -20,9 +20,6 @@ import org.tessera.ndarray.memory.Scratch;
  * so such a reader scans the block once. A deferred value lives inside one task, on one thread.
  */
 final class DeferredScan implements DeferredBlock {
-    /** About how many elements a strip of slices holds. */
-    static final long STRIP_ELEMENTS = 65_536;
-
     private final CumulativeScan.Kind kind;
     private final int axis;
     private final DeferredBlock block;
@@ -53,7 +50,7 @@ final class DeferredScan implements DeferredBlock {
         for (int other = 0; other < shape.length; other++) {
             sliceElements *= other == axis ? 1 : shape[other];
         }
-        long stripSlices = Math.max(1, STRIP_ELEMENTS / Math.max(1, sliceElements));
+        long stripSlices = DeferredBlock.stripRows(sliceElements);
         Scratch scratch = Scratch.borrow();
         try {
             for (long position = continues ? lastEnd : 0; position < start[axis]; position += stripSlices) {

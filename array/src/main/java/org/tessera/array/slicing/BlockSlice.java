@@ -96,9 +96,6 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
      * would be made only to keep a third of it.
      */
     record DeferredSelection(DeferredBlock block, List<Step> steps, long[] shape) implements DeferredBlock {
-        /** Elements of the box one strip computes: 512 KiB of float64, as a reduction's strip. */
-        static final long STRIP_ELEMENTS = 65_536;
-
         @Override
         public long[] shape() {
             return shape.clone();
@@ -142,13 +139,9 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
             if (partShape.length == 0 || partShape[0] <= 1) {
                 return Long.MAX_VALUE;
             }
-            long rowStep;
-            switch (steps.getFirst()) {
-                case Keep ignored -> rowStep = 1;
-                case Range range when range.step() > 0 -> rowStep = range.step();
-                default -> {
-                    return Long.MAX_VALUE;
-                }
+            long rowStep = forwardRowStep();
+            if (rowStep == 0) {
+                return Long.MAX_VALUE;
             }
             long[] blockShape = block.shape();
             long boxRowElements = 1;
@@ -162,7 +155,7 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
             if (rowStep == 1 && partRowElements >= boxRowElements) {
                 return Long.MAX_VALUE;
             }
-            return Math.max(1, STRIP_ELEMENTS / Math.max(1, boxRowElements * rowStep));
+            return DeferredBlock.stripRows(boxRowElements * rowStep);
         }
 
         /**
@@ -186,11 +179,7 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
          */
         @Override
         public NDArray slabs(int axis, long[] positions, long[] start, long[] partShape) throws Exception {
-            long step = switch (steps.getFirst()) {
-                case Keep ignored -> 1;
-                case Range range when range.step() > 0 -> range.step();
-                default -> 0;
-            };
+            long step = forwardRowStep();
             if (axis != 0 || step == 0) {
                 return DeferredBlock.super.slabs(axis, positions, start, partShape);
             }
@@ -206,6 +195,18 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
             List<Step> withinRows = new ArrayList<>(box.withinBox());
             withinRows.set(0, new Keep());
             return view(block.slabs(0, rows, box.start(), box.shape()), withinRows);
+        }
+
+        /**
+         * The step between the block rows of consecutive output rows where the first step keeps the
+         * block's first axis in order (1 for the whole axis), else 0 (a negative step, one row taken).
+         */
+        private long forwardRowStep() {
+            return switch (steps.getFirst()) {
+                case Keep ignored -> 1;
+                case Range range when range.step() > 0 -> range.step();
+                default -> 0;
+            };
         }
 
         /** The box of the block around a part's elements, and the steps that select them within it. */

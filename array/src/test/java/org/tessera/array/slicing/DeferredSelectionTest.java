@@ -61,7 +61,7 @@ class DeferredSelectionTest {
         assertTrue(block.boxes.size() > 1, "the box is asked in strips, not whole");
         long next = 1;
         for (long[] box : block.boxes) {
-            assertTrue(box[1] * COLUMNS <= BlockSlice.DeferredSelection.STRIP_ELEMENTS, "a strip of " + box[1] + " rows is more than a strip");
+            assertTrue(box[1] * COLUMNS <= DeferredBlock.STRIP_ELEMENTS, "a strip of " + box[1] + " rows is more than a strip");
             assertEquals(next, box[0], "each strip starts where the last one ended");
             next = box[0] + box[1];
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.tessera.array.RegionSource;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.ndarray.memory.Scratch;
 
 /**
@@ -22,9 +23,6 @@ import org.tessera.ndarray.memory.Scratch;
 final class ChunkFloor {
     private ChunkFloor() {
     }
-
-    /** Elements of a slab of {@link #slabSeconds}: a reduction's strip (64 Ki float64, 512 KiB). */
-    private static final long STRIP_ELEMENTS = 65_536;
 
     /** The floor of {@code source}, a 2-D array stored in square chunks of side {@code chunk}; {@code where} names it in errors. */
     static double seconds(RegionSource source, long chunk, String where) throws IOException, InterruptedException {
@@ -48,7 +46,7 @@ final class ChunkFloor {
         if (slabs.isEmpty()) {
             return source.read(from, size).size();
         }
-        long rows = Math.max(1, STRIP_ELEMENTS / size[1]);
+        long rows = DeferredBlock.stripRows(size[1]);
         long elements = 0;
         Scratch scratch = Scratch.borrow();
         try (RegionSource.SlabReader reader = slabs.get()) {
