@@ -106,6 +106,13 @@ def unsupported(file, stem):
     file.create_dataset("text", data=np.array([b"one", b"two"]), track_times=False)
 
 
+def large_chunks(file, stem):
+    # Chunks of 512 KB, so that what a read allocates per chunk can be told from the chunk itself.
+    # The values are a formula the test computes again (no expected file of 2 MB), compressible.
+    values = (np.arange(512 * 512) % 1000).reshape(512, 512) * 0.25
+    file.create_dataset("values", data=values, chunks=(256, 256), shuffle=True, compression="gzip", track_times=False)
+
+
 def userblock(file, stem):
     # With a user block, HDF5 addresses count from the superblock, not from the start of the file.
     dataset(file, stem, "values", np.arange(12, dtype="<f8").reshape(4, 3) / 4)
@@ -121,3 +128,4 @@ if __name__ == "__main__":
     make("nested", nested)
     make("unsupported", unsupported)
     make("userblock", userblock, userblock_size=512)
+    make("large_chunks", large_chunks)

@@ -53,17 +53,25 @@ final class Fletcher32 {
      * file, dataset and chunk in the exception otherwise.
      */
     static byte[] verifyAndStrip(byte[] stored, String where) throws Hdf5Exception {
-        if (stored.length < 4) {
-            throw new Hdf5Exception(where + ": Fletcher-32: " + stored.length + " bytes cannot hold the 4-byte checksum");
+        return Arrays.copyOf(stored, verifiedLength(stored, stored.length, where));
+    }
+
+    /**
+     * The length of the first {@code length} bytes of {@code stored} without their checksum, once
+     * the checksum matches; {@code where} names the file, dataset and chunk in the exception otherwise.
+     */
+    static int verifiedLength(byte[] stored, int length, String where) throws Hdf5Exception {
+        if (length < 4) {
+            throw new Hdf5Exception(where + ": Fletcher-32: " + length + " bytes cannot hold the 4-byte checksum");
         }
-        int length = stored.length - 4;
-        int kept = (stored[length] & 0xff) | (stored[length + 1] & 0xff) << 8 | (stored[length + 2] & 0xff) << 16 | (stored[length + 3] & 0xff) << 24;
-        int computed = checksum(stored, length);
+        int data = length - 4;
+        int kept = (stored[data] & 0xff) | (stored[data + 1] & 0xff) << 8 | (stored[data + 2] & 0xff) << 16 | (stored[data + 3] & 0xff) << 24;
+        int computed = checksum(stored, data);
         int swapped = (computed & 0x00ff00ff) << 8 | (computed >>> 8) & 0x00ff00ff;
         if (kept != computed && kept != swapped) {
             throw new Hdf5Exception(String.format("%s: Fletcher-32 checksum mismatch: the chunk stores 0x%08x, but its %d bytes give 0x%08x (corrupt data)",
-                    where, kept, length, computed));
+                    where, kept, data, computed));
         }
-        return Arrays.copyOf(stored, length);
+        return data;
     }
 }

@@ -47,7 +47,7 @@ public final class Hdf5 {
         if (!java.nio.file.Files.isRegularFile(file)) {
             throw new java.nio.file.NoSuchFileException(file.toAbsolutePath().toString(), null, "no HDF5 file there");
         }
-        try (HdfFile hdf = Hdf5Files.open(file)) {
+        try (HdfFile hdf = Hdf5Files.open(file).hdf()) {
             List<String> paths = new ArrayList<>();
             collectDatasetPaths(hdf, paths);
             return List.copyOf(paths);

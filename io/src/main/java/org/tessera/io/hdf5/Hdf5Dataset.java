@@ -34,10 +34,12 @@ import org.tessera.ndarray.dtype.DType;
  * One HDF5 dataset as a region source: a read touches only the bytes of its region (the runs of a
  * contiguous dataset that the region covers, or the chunks of a chunked dataset that it overlaps).
  *
- * <p>The file is parsed by jhdf, a pure-Java HDF5 library, which also decodes chunks through their
- * filter pipeline (deflate/gzip, shuffle, LZF, LZ4, bitshuffle), except Fletcher-32: jhdf neither
- * checks nor removes that checksum, so Tessera does both, and a chunk whose checksum does not match
- * is an {@link Hdf5Exception} naming the file, the dataset and the chunk. Contiguous data is
+ * <p>The file is parsed by jhdf, a pure-Java HDF5 library. Chunks filtered with deflate, shuffle
+ * and Fletcher-32 alone (what h5py writes) are read with positional reads and decoded here into
+ * their blocks ({@link ChunkFilters}); jhdf's pipeline decodes the other filters (LZF, LZ4,
+ * bitshuffle). jhdf neither checks nor removes Fletcher-32 checksums, so Tessera does both, and a
+ * chunk whose checksum does not match, or whose deflate stream is corrupt, is an
+ * {@link Hdf5Exception} naming the file, the dataset and the chunk. Contiguous data is
  * read here with positional reads on the file rather than through jhdf's mapping of the whole
  * dataset, which cannot exceed 2 GiB. Elements are converted from the file's byte order to the
  * native one after reading.
@@ -114,14 +116,15 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
             throw new java.nio.file.NoSuchFileException(absolute, null, "no HDF5 file there (looking for dataset " + path + ")");
         }
         long modifiedMillis = Files.getLastModifiedTime(file).toMillis();
-        HdfFile hdf;
+        Hdf5Files.Opened opened;
         try {
-            hdf = Hdf5Files.open(file);
+            opened = Hdf5Files.open(file);
         } catch (RuntimeException failure) {
             // Besides HdfException, jhdf reports a malformed file with whatever its parsing threw (buffer underflows,
             // negative sizes, unknown enum values): all of them mean that this is not a readable HDF5 file.
             throw new Hdf5Exception("cannot open " + absolute + " as an HDF5 file: " + failure, failure);
         }
+        HdfFile hdf = opened.hdf();
         try {
             Dataset dataset = findDataset(hdf, path, absolute);
             long[] shape = dataset.getDimensionsAsLong();
@@ -151,7 +154,7 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
                 }
             }
             Number fillValue = dataset.getFillValue() instanceof Number number ? number : null;
-            OpenFile openFile = new OpenFile(hdf, dataset, file);
+            OpenFile openFile = new OpenFile(opened, dataset, file);
             return new Hdf5Dataset(absolute, path, shape, storedType, layout, chunkShape, dataPosition, fillValue, filters, modifiedMillis, openFile);
         } catch (IOException failure) {
             hdf.close();
@@ -392,12 +395,36 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
     }
 
     /** The chunk at element offset {@code chunkOrigin} as an array of the chunk shape, or null when it was never written. */
-    private NDArray decodeChunk(ChunkedDataset chunked, int[] chunkOrigin) throws Hdf5Exception {
-        byte[] bytes;
+    private NDArray decodeChunk(ChunkedDataset chunked, int[] chunkOrigin) throws IOException {
+        long elements = 1;
+        for (long length : chunkShape) {
+            elements *= length;
+        }
+        long expected = elements * dtype().byteSize();
+        String where = describe() + ": chunk at " + Arrays.toString(chunkOrigin);
+        List<FilterPipelineMessage.FilterInfo> stages = filters.isEmpty() ? List.of() : openFile().filterStages();
+        NDArray chunk;
         try {
-            bytes = checksummed ? decodeChecked(chunked, chunkOrigin) : chunked.getDecompressedChunk(chunkOrigin);
+            if (ChunkFilters.handles(stages)) {
+                ByteBuffer raw = chunked.getRawChunkBuffer(chunkOrigin);
+                int length = raw.remaining();
+                byte[] stored = ChunkFilters.storedBuffer(length);
+                openFile().readStored(raw, stored);
+                StoreTraffic.read(length);
+                chunk = NDArray.empty(dtype(), chunkShape);
+                ChunkFilters.decode(stages, stored, length, chunk.segment().asSlice(chunk.byteOffset(), expected), where);
+            } else {
+                byte[] bytes = checksummed ? decodeChecked(chunked, chunkOrigin) : chunked.getDecompressedChunk(chunkOrigin);
+                StoreTraffic.read(bytes.length);
+                if (bytes.length != expected) {
+                    throw new Hdf5Exception(where + " decoded to " + bytes.length + " bytes, but a chunk of shape " + Arrays.toString(chunkShape)
+                            + " and dtype " + dtype() + " has " + expected);
+                }
+                chunk = NDArray.empty(dtype(), chunkShape);
+                MemorySegment.copy(MemorySegment.ofArray(bytes), 0, chunk.segment(), chunk.byteOffset(), expected);
+            }
         } catch (HdfFilterException failure) {
-            throw new Hdf5Exception(describe() + ": chunk at " + Arrays.toString(chunkOrigin) + " failed to decode: " + failure.getMessage(), failure);
+            throw new Hdf5Exception(where + " failed to decode: " + failure.getMessage(), failure);
         } catch (HdfException failure) {
             // jhdf has no public "is this chunk allocated" query; a chunk missing from the index is reported with this message.
             if (failure.getMessage() != null && failure.getMessage().startsWith("No chunk with offset")) {
@@ -405,18 +432,6 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
             }
             throw failure;
         }
-        StoreTraffic.read(bytes.length);
-        long elements = 1;
-        for (long length : chunkShape) {
-            elements *= length;
-        }
-        long expected = elements * dtype().byteSize();
-        if (bytes.length != expected) {
-            throw new Hdf5Exception(describe() + ": chunk at " + Arrays.toString(chunkOrigin) + " decoded to " + bytes.length
-                    + " bytes, but a chunk of shape " + Arrays.toString(chunkShape) + " and dtype " + dtype() + " has " + expected);
-        }
-        NDArray chunk = NDArray.zeros(dtype(), chunkShape);
-        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, chunk.segment(), chunk.byteOffset(), expected);
         if (storedType.bigEndian()) {
             ByteSwap.swap(chunk.segment(), chunk.byteOffset(), expected, dtype().realType().byteSize());
         }
@@ -514,8 +529,8 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
                 throw new IllegalStateException(file + " changed since " + path + " was opened (modified at " + modified + " ms, not "
                         + modifiedMillis + " ms); open it again");
             }
-            HdfFile hdf = Hdf5Files.open(location);
-            return new OpenFile(hdf, findDataset(hdf, path, file), location);
+            Hdf5Files.Opened opened = Hdf5Files.open(location);
+            return new OpenFile(opened, findDataset(opened.hdf(), path, file), location);
         } catch (IOException failure) {
             throw new UncheckedIOException("cannot reopen " + describe() + ": " + failure.getMessage(), failure);
         }
@@ -537,14 +552,17 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
      */
     private static final class OpenFile {
         private final HdfFile hdf;
+        /** The mapping jhdf reads the file through, or null: see {@link Hdf5Files.Opened}. */
+        private final MemorySegment mapping;
         private final Dataset dataset;
         private final Path location;
         private FileChannel channel;
         private NDArray compactData;
         private List<FilterPipelineMessage.FilterInfo> filterStages;
 
-        OpenFile(HdfFile hdf, Dataset dataset, Path location) {
-            this.hdf = hdf;
+        OpenFile(Hdf5Files.Opened opened, Dataset dataset, Path location) {
+            this.hdf = opened.hdf();
+            this.mapping = opened.mapping();
             this.dataset = dataset;
             this.location = location;
         }
@@ -558,6 +576,31 @@ public final class Hdf5Dataset implements RegionSource, Serializable, AutoClosea
                 channel = FileChannel.open(location, StandardOpenOption.READ);
             }
             return channel;
+        }
+
+        /**
+         * Copies the stored bytes {@code raw} (jhdf's buffer for a chunk) into {@code into}: with
+         * positional reads where they lie in the file's mapping, so that reading them leaves no page
+         * of the mapping in the process's resident memory; otherwise from the buffer.
+         */
+        void readStored(ByteBuffer raw, byte[] into) throws IOException {
+            int length = raw.remaining();
+            long position = raw.isDirect() && mapping != null ? MemorySegment.ofBuffer(raw).address() - mapping.address() : -1;
+            if (position < 0 || position + length > mapping.byteSize()) {
+                raw.duplicate().get(into, 0, length);
+                return;
+            }
+            FileChannel reader = channel();
+            // In pieces: the JDK reads into a heap buffer through a per-thread native buffer as large as the read.
+            for (int done = 0; done < length;) {
+                ByteBuffer piece = ByteBuffer.wrap(into, done, Math.min(TRANSFER_BYTES, length - done));
+                while (piece.hasRemaining()) {
+                    if (reader.read(piece, position + piece.position()) < 0) {
+                        throw new Hdf5Exception(location + " ends before byte " + (position + length) + ", where a chunk should end: the file is truncated");
+                    }
+                }
+                done = piece.position();
+            }
         }
 
         /** The dataset's filters in the order they were applied on write. */

@@ -1,6 +1,7 @@
 package org.tessera.io.hdf5;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -13,19 +14,34 @@ import io.jhdf.HdfFile;
  * holds then fails at once. Through a file channel jhdf first allocates what the header claims
  * and reads it in a loop that makes no progress at the end of the file: fuzzing found a 124-byte
  * file that made it allocate 1.1 GB and loop for 81 seconds. Larger files go through the channel.
+ *
+ * <p>Chunk data is not read through the mapping (see {@link Opened#mapping}): pages of a mapped
+ * file that were read stay in the process's resident memory until the mapping goes, which is when
+ * the collector finds its last buffer, so three opens of a 1.7 GB file held 5 GB.
  */
 final class Hdf5Files {
     private Hdf5Files() {
     }
 
-    static HdfFile open(Path file) throws IOException {
+    /**
+     * An open file, and the mapping jhdf reads it through, or null where it reads through a channel:
+     * a buffer jhdf gives for bytes of the file is then a slice of this mapping, whose distance
+     * from the mapping's start is the bytes' position in the file.
+     */
+    record Opened(HdfFile hdf, MemorySegment mapping) {
+    }
+
+    static Opened open(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = channel.size();
             if (size <= Integer.MAX_VALUE) {
                 // The mapping outlives the channel, and is released with the last buffer that views it.
-                return HdfFile.fromByteBuffer(channel.map(FileChannel.MapMode.READ_ONLY, 0, size));
+                java.nio.MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+                // Before jhdf has it: jhdf moves the buffer's position to slice it.
+                MemorySegment whole = MemorySegment.ofBuffer(mapped);
+                return new Opened(HdfFile.fromByteBuffer(mapped), whole);
             }
         }
-        return new HdfFile(file);
+        return new Opened(new HdfFile(file), null);
     }
 }

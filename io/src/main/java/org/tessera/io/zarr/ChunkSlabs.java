@@ -12,6 +12,7 @@ import java.util.Optional;
 
 import org.tessera.array.RegionSource;
 import org.tessera.io.codec.ByteCodec;
+import org.tessera.io.codec.IdleBuffers;
 import org.tessera.io.store.Store;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.layout.Order;
@@ -37,8 +38,7 @@ final class ChunkSlabs implements RegionSource.SlabReader {
     private final long chunkBytes;
     private static final Cleaner CLEANER = Cleaner.create();
     /** Windows of closed readers, kept for the next: a reader per block would otherwise allocate one each. */
-    private static final java.util.concurrent.ConcurrentLinkedDeque<byte[]> IDLE_WINDOWS = new java.util.concurrent.ConcurrentLinkedDeque<>();
-    private static final int IDLE_WINDOW_LIMIT = 2 * Runtime.getRuntime().availableProcessors();
+    private static final IdleBuffers IDLE_WINDOWS = new IdleBuffers();
 
     private byte[] window = new byte[0];
     private Mapping mapping;
@@ -192,9 +192,7 @@ final class ChunkSlabs implements RegionSource.SlabReader {
     public void close() {
         unmap();
         if (window.length > 0) {
-            if (IDLE_WINDOWS.size() < IDLE_WINDOW_LIMIT) {
-                IDLE_WINDOWS.offerFirst(window);
-            }
+            IDLE_WINDOWS.giveBack(window);
             window = new byte[0];
             windowStart = windowEnd = 0;
         }
@@ -247,8 +245,7 @@ final class ChunkSlabs implements RegionSource.SlabReader {
             long start = position / unit * unit;
             long end = Math.min(chunkBytes, start + Math.ceilDiv(LEAST_WINDOW_BYTES, unit) * unit);
             if (window.length < end - start) {
-                byte[] idle = IDLE_WINDOWS.pollFirst();
-                window = idle != null && idle.length >= end - start ? idle : new byte[Math.toIntExact(end - start)];
+                window = IDLE_WINDOWS.borrow(Math.toIntExact(end - start));
             }
             windowStart = windowEnd = 0;
             codec.decodeRangeInto(stored, chunkBytes, start, MemorySegment.ofArray(window).asSlice(0, end - start));
