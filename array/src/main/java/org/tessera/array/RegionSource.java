@@ -48,6 +48,15 @@ public interface RegionSource {
     }
 
     /**
+     * Whether reading a stored chunk again costs only its decoding (a file mapped from the page
+     * cache, memory), not another transfer (a remote store, where each read fetches the whole
+     * value): only then may several readers each read rows of the same chunk.
+     */
+    default boolean rereadsCheaply() {
+        return true;
+    }
+
+    /**
      * Slabs of one region of a source, read one at a time by one thread. It may keep what it
      * decoded last (the codec's pieces around the slab asked), so that consecutive slabs do not
      * decode a piece twice.

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
@@ -18,7 +19,10 @@ import org.tessera.array.creation.StoredChunks;
 import org.tessera.array.plan.Footprints;
 import org.tessera.array.plan.PlanObservers;
 import org.tessera.array.plan.Working;
+import org.tessera.graph.Deferred;
+import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
+import org.tessera.graph.Scoping;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.TaskGraph;
 import org.tessera.graph.layer.BlockwiseArgument;
@@ -29,6 +33,7 @@ import org.tessera.graph.schedule.Computation;
 import org.tessera.graph.schedule.ExecutionStatistics;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.memory.Scratch;
 
 /**
  * Writes a chunked array into a {@link ChunkSink} block by block, as Dask's {@code store}.
@@ -183,12 +188,42 @@ public final class ChunkedStore {
      * assembly (null when blocks cover whole chunks), and the chunk is written by whichever task
      * completes it.
      */
-    record WriteBlock(ChunkSink sink, Chunks chunks, long[] chunkShape, boolean resume, ChunkAssembly assembly) implements TaskFunction {
+    record WriteBlock(ChunkSink sink, Chunks chunks, long[] chunkShape, boolean resume, ChunkAssembly assembly)
+            implements TaskFunction, Deferring, Scoping {
         @Serial
         private static final long serialVersionUID = 1L;
 
+        /** The block may come deferred (a generated block): it is then made here, in the task's scratch. */
         @Override
-        public Object apply(List<Object> arguments) throws IOException {
+        public boolean acceptsDeferred(int position) {
+            return position == 1;
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            List<Object> forced = new ArrayList<>(arguments);
+            forced.set(1, Deferred.force(arguments.get(1)));
+            return apply(forced);
+        }
+
+        /**
+         * The whole task in scratch memory: a block made here (and an edge chunk padded with the fill
+         * value) lives only until its chunks are encoded, so the next task reuses its memory, where a
+         * fresh 32 MB array per block was zeroed, placed whole by the collector and left to it (W3).
+         * Only the parts of shared chunks outlive the task, in the assembly, allocated outside.
+         */
+        @Override
+        public Object scope(Callable<Object> task) throws Exception {
+            Scratch scratch = Scratch.borrow();
+            try {
+                return scratch.callForTask(task);
+            } finally {
+                scratch.giveBack();
+            }
+        }
+
+        @Override
+        public Object apply(List<Object> arguments) throws Exception {
             int[] blockIndex = (int[]) arguments.get(0);
             if (!(arguments.get(1) instanceof NDArray block)) {
                 throw new IllegalStateException("block " + Arrays.toString(blockIndex) + " to store into " + sink.describe() + " computed to "
@@ -223,7 +258,8 @@ public final class ChunkedStore {
                     skipped += ownsChunk(chunkIndex, blockStart) ? 1 : 0;
                     continue;
                 }
-                NDArray chunk = whole ? part : assembly.add(chunkIndex, insideShape, offsetInChunk, part);
+                NDArray shared = part;
+                NDArray chunk = whole ? part : Scratch.outside(() -> assembly.add(chunkIndex, insideShape, offsetInChunk, shared));
                 if (chunk != null) {
                     sink.writeChunk(chunkIndex, chunk);
                     written++;

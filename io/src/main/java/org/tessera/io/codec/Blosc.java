@@ -72,8 +72,8 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
 
     @Override
     public byte[] encode(byte[] data, int itemSize) throws IOException {
-        int elementSize = typeSize > 0 ? typeSize : Math.max(itemSize, 1);
-        Shuffle effective = shuffle == Shuffle.AUTO ? (elementSize == 1 ? Shuffle.BIT : Shuffle.BYTE) : shuffle;
+        int elementSize = elementSize(itemSize);
+        Shuffle effective = effectiveShuffle(elementSize);
         Native.require();
         try {
             return com.scalableminds.bloscjava.Blosc.compress(data, elementSize, com.scalableminds.bloscjava.Blosc.Compressor.fromString(compressorName),
@@ -93,6 +93,34 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
         } catch (RuntimeException failure) {
             throw new IOException("blosc: cannot decode " + data.length + " bytes: " + failure.getMessage(), failure);
         }
+    }
+
+    /** The size shuffling works in: the codec's own type size, else the array's item size. */
+    private int elementSize(int itemSize) {
+        return typeSize > 0 ? typeSize : Math.max(itemSize, 1);
+    }
+
+    /** numcodecs' AUTO: bit shuffle for 1-byte elements, byte shuffle otherwise. */
+    private Shuffle effectiveShuffle(int elementSize) {
+        return shuffle == Shuffle.AUTO ? (elementSize == 1 ? Shuffle.BIT : Shuffle.BYTE) : shuffle;
+    }
+
+    /** Where a system c-blosc with {@code blosc_compress_ctx} loads. */
+    @Override
+    public boolean encodesInto() {
+        return BloscLibrary.instance().filter(BloscLibrary::encodes).isPresent();
+    }
+
+    /** Through the system c-blosc, native memory to native memory. */
+    @Override
+    public long encodeInto(MemorySegment data, int itemSize, MemorySegment target) throws IOException {
+        int elementSize = elementSize(itemSize);
+        return library().encode(level, effectiveShuffle(elementSize).code(), elementSize, compressorName, blockSize, data, target);
+    }
+
+    @Override
+    public long encodedBound(long size) {
+        return size + BloscLibrary.MAX_OVERHEAD;
     }
 
     /** Where a system c-blosc loads ({@link BloscLibrary}). */

@@ -48,6 +48,10 @@ final class BloscLibrary {
     private final MethodHandle validate;
     private final MethodHandle getItem;
     private final MethodHandle decompress;
+    /** {@code blosc_compress_ctx}, or null where the library lacks it. */
+    private final MethodHandle compress;
+    /** Compressor names as C strings, made once each. */
+    private final java.util.Map<String, MemorySegment> compressorNames = new java.util.concurrent.ConcurrentHashMap<>();
 
     private BloscLibrary(String location, SymbolLookup lookup) {
         this.location = location;
@@ -62,6 +66,12 @@ final class BloscLibrary {
         // int blosc_decompress_ctx(const void *src, void *dest, size_t destsize, int numinternalthreads)
         decompress = linker.downcallHandle(lookup.find("blosc_decompress_ctx").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT), critical);
+        // int blosc_compress_ctx(int clevel, int doshuffle, size_t typesize, size_t nbytes, const void *src, void *dest,
+        //                        size_t destsize, const char *compressor, size_t blocksize, int numinternalthreads)
+        // Not critical: a whole chunk is compressed in one call (tens of milliseconds), so it takes native memory only.
+        compress = lookup.find("blosc_compress_ctx").map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT))).orElse(null);
     }
 
     /** The library in use, if one loads. */
@@ -91,6 +101,40 @@ final class BloscLibrary {
         }
         return Optional.empty();
     }
+
+    /** Whether {@link #encode} is there (c-blosc 1.10 on). */
+    boolean encodes() {
+        return compress != null;
+    }
+
+    /**
+     * Compresses {@code source} into a frame at the start of {@code target} and returns the frame's
+     * length; both are native memory, {@code target} at least {@link #MAX_OVERHEAD} bytes longer
+     * than {@code source}, so that any input fits.
+     */
+    int encode(int level, int shuffle, int typeSize, String compressor, int blockSize, MemorySegment source, MemorySegment target)
+            throws IOException {
+        if (source.isNative() != target.isNative() || !source.isNative() || target.byteSize() < source.byteSize() + MAX_OVERHEAD) {
+            throw new IllegalArgumentException("blosc: compresses native memory into at least " + MAX_OVERHEAD + " bytes more; got "
+                    + source + " into " + target);
+        }
+        MemorySegment name = compressorNames.computeIfAbsent(compressor, given -> Arena.global().allocateFrom(given));
+        int written;
+        try {
+            // One internal thread: the scheduler already runs one task per core.
+            written = (int) compress.invokeExact(level, shuffle, (long) typeSize, source.byteSize(), source, target, target.byteSize(), name,
+                    (long) blockSize, 1);
+        } catch (Throwable unexpected) {
+            throw new IllegalStateException("blosc_compress_ctx of " + location + " failed", unexpected);
+        }
+        if (written <= 0) {
+            throw new IOException("blosc (" + compressor + "): cannot encode " + source.byteSize() + " bytes (c-blosc returned " + written + ")");
+        }
+        return written;
+    }
+
+    /** What a frame may add to the bytes it holds (c-blosc's BLOSC_MAX_OVERHEAD). */
+    static final int MAX_OVERHEAD = 16;
 
     /**
      * Decodes the frame at the start of {@code frame} into {@code target}, whose size must be the

@@ -130,14 +130,42 @@ public final class DirectoryStore implements Store {
 
     @Override
     public void set(String key, byte[] value) throws IOException {
+        write(key, partial -> Files.write(partial, value, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), value.length);
+    }
+
+    /** From native memory (or a byte array's) straight into the file; other heap segments through a copy. */
+    @Override
+    public void set(String key, MemorySegment value) throws IOException {
+        if (!value.isNative() && !(value.heapBase().orElse(null) instanceof byte[])) {
+            set(key, value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            return;
+        }
+        write(key, partial -> {
+            try (FileChannel channel = FileChannel.open(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer bytes = value.asByteBuffer();
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+            }
+        }, value.byteSize());
+    }
+
+    /** What writes a value into the temporary file it is given. */
+    @FunctionalInterface
+    private interface PartialWrite {
+        void to(Path partial) throws IOException;
+    }
+
+    /** Writes {@code byteSize} bytes to a temporary file beside the key's and renames it into place. */
+    private void write(String key, PartialWrite partialWrite, long byteSize) throws IOException {
         Path target = file(key);
         Path directory = target.getParent();
         Files.createDirectories(directory);
         Path partial = directory.resolve("." + target.getFileName() + "." + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + PARTIAL_SUFFIX);
         try {
-            Files.write(partial, value, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            partialWrite.to(partial);
             Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            StoreTraffic.written(value.length);
+            StoreTraffic.written(byteSize);
         } catch (AtomicMoveNotSupportedException unsupported) {
             throw new IOException("the file system of " + directory + " cannot rename atomically, so key " + key + " cannot be written safely", unsupported);
         } catch (IOException failure) {

@@ -75,6 +75,14 @@ public interface Store extends Serializable {
     /** Replaces the value of {@code key} atomically (see the class contract). */
     void set(String key, byte[] value) throws IOException;
 
+    /**
+     * {@link #set(String, byte[])} from the bytes of a segment, which the caller may reuse once this
+     * returns: a store of files writes them from there, others take a copy.
+     */
+    default void set(String key, MemorySegment value) throws IOException {
+        set(key, value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+    }
+
     boolean contains(String key) throws IOException;
 
     /** Removes {@code key}; nothing happens when it is absent. */

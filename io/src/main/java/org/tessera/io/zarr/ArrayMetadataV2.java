@@ -15,6 +15,7 @@ import org.tessera.io.codec.Blosc;
 import org.tessera.io.codec.ByteCodec;
 import org.tessera.io.codec.Crc32c;
 import org.tessera.io.codec.Gzip;
+import org.tessera.io.codec.IdleBuffers;
 import org.tessera.io.codec.Zlib;
 import org.tessera.io.codec.Zstd;
 import org.tessera.ndarray.NDArray;
@@ -118,6 +119,42 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
     public byte[] encodeChunk(NDArray chunk) throws IOException {
         byte[] raw = ChunkBytes.encode(chunk.dtype() == dtype ? chunk : chunk.astype(dtype), endian.byteOrder(), order);
         return compressor == null ? raw : compressor.encode(raw, dtype.byteSize());
+    }
+
+    /** Native memory that {@link #encodeChunkInto} lays chunks out and compresses them in, kept between chunks. */
+    private static final IdleBuffers<MemorySegment> ENCODING = IdleBuffers.segments();
+
+    /** What takes a chunk's encoded bytes, which it may use only until it returns. */
+    @FunctionalInterface
+    interface EncodedChunk {
+        void write(MemorySegment encoded) throws IOException;
+    }
+
+    /** Whether {@link #encodeChunkInto} can encode this array's chunks: a compressor that encodes native memory into native memory. */
+    boolean encodesInto() {
+        return compressor != null && compressor.encodesInto();
+    }
+
+    /**
+     * {@link #encodeChunk} through pooled native memory, handing the encoded bytes to {@code output}:
+     * a chunk written this way allocates no chunk-sized array (through byte arrays, a 32 MB chunk
+     * took three: its raw bytes, the compressor's output and the trimmed copy).
+     */
+    void encodeChunkInto(NDArray chunk, EncodedChunk output) throws IOException {
+        long raw = rawChunkBytes();
+        long bound = compressor.encodedBound(raw);
+        // Both of one size, so either kind of use fits any buffer the pool holds.
+        MemorySegment rawBuffer = ENCODING.borrow(bound);
+        MemorySegment encodedBuffer = ENCODING.borrow(bound);
+        try {
+            MemorySegment rawBytes = rawBuffer.asSlice(0, raw);
+            ChunkBytes.encodeInto(chunk.dtype() == dtype ? chunk : chunk.astype(dtype), endian.byteOrder(), order, rawBytes);
+            long encoded = compressor.encodeInto(rawBytes, dtype.byteSize(), encodedBuffer.asSlice(0, bound));
+            output.write(encodedBuffer.asSlice(0, encoded));
+        } finally {
+            ENCODING.giveBack(rawBuffer);
+            ENCODING.giveBack(encodedBuffer);
+        }
     }
 
     @Override

@@ -29,11 +29,22 @@ final class ChunkBytes {
                     + " holds " + byteSize + " bytes, more than one chunk may hold (2 GiB); choose smaller chunks");
         }
         byte[] bytes = new byte[(int) byteSize];
-        MemorySegment.copy(contiguous.segment(), contiguous.byteOffset(), MemorySegment.ofArray(bytes), 0, byteSize);
-        if (byteOrder == ByteOrder.BIG_ENDIAN) {
-            swap(MemorySegment.ofArray(bytes), array.dtype().realType().byteSize());
-        }
+        encodeInto(contiguous, byteOrder, order, MemorySegment.ofArray(bytes));
         return bytes;
+    }
+
+    /** {@link #encode} into {@code target}, which must hold exactly the array's bytes. */
+    static void encodeInto(NDArray array, ByteOrder byteOrder, Order order, MemorySegment target) {
+        NDArray contiguous = order == Order.F ? array.asfortranarray() : array.ascontiguousarray();
+        long byteSize = contiguous.byteSize();
+        if (target.byteSize() != byteSize) {
+            throw new IllegalArgumentException("a chunk of shape " + Arrays.toString(array.shape()) + " and dtype " + array.dtype() + " holds "
+                    + byteSize + " bytes, not the " + target.byteSize() + " given for it");
+        }
+        MemorySegment.copy(contiguous.segment(), contiguous.byteOffset(), target, 0, byteSize);
+        if (byteOrder == ByteOrder.BIG_ENDIAN) {
+            swap(target, array.dtype().realType().byteSize());
+        }
     }
 
     /** A new array of {@code shape} from chunk bytes; {@code where} names the chunk in messages. */

@@ -37,8 +37,12 @@ final class ChunkSlabs implements RegionSource.SlabReader {
     private final long rowBytes;
     private final long chunkBytes;
     private static final Cleaner CLEANER = Cleaner.create();
-    /** Windows of closed readers, kept for the next: a reader per block would otherwise allocate one each. */
-    private static final IdleBuffers IDLE_WINDOWS = new IdleBuffers();
+    /**
+     * Windows of closed readers, kept for the next: a reader per block would otherwise allocate one
+     * each. A rechunk's new block reads rows of several stored blocks in one task (eight in R7), so
+     * more are kept than a buffer per core.
+     */
+    private static final IdleBuffers<byte[]> IDLE_WINDOWS = IdleBuffers.arrays(16 * Runtime.getRuntime().availableProcessors());
 
     private byte[] window = new byte[0];
     private Mapping mapping;

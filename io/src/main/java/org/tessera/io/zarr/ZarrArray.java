@@ -209,9 +209,12 @@ public final class ZarrArray implements RegionSource, ChunkSink {
             throw new IllegalArgumentException("chunk " + key + " of " + describe() + " takes values of shape " + Arrays.toString(inside)
                     + (Arrays.equals(inside, chunkShape) ? "" : " or " + Arrays.toString(chunkShape)) + ", got " + Arrays.toString(given));
         }
-        byte[] encoded = metadata.encodeChunk(chunk);
         try {
-            store.set(key, encoded);
+            if (metadata instanceof ArrayMetadataV2 v2 && v2.encodesInto()) {
+                v2.encodeChunkInto(chunk, encoded -> store.set(key, encoded));
+            } else {
+                store.set(key, metadata.encodeChunk(chunk));
+            }
         } catch (IOException failure) {
             // One message that names the array, its store and the chunk (a full disk says only "No space left on device").
             throw new IOException(describe() + ": cannot write chunk " + key + ": " + failure.getMessage(), failure);
@@ -348,6 +351,12 @@ public final class ZarrArray implements RegionSource, ChunkSink {
     @Override
     public boolean readsSlabs() {
         return ChunkSlabs.decodesSlabs(metadata);
+    }
+
+    /** A remote store fetches a whole chunk for every read of it. */
+    @Override
+    public boolean rereadsCheaply() {
+        return !store.isRemote();
     }
 
     /** The same path, store and metadata give the same chunked-array names, as Dask tokenizes Zarr arrays. */

@@ -23,6 +23,7 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
 import org.junit.jupiter.api.io.TempDir;
+import org.tessera.io.StoreOptions;
 import org.tessera.io.TestArrays;
 import org.tessera.io.codec.Blosc;
 import org.tessera.io.codec.ByteCodec;
@@ -231,5 +232,48 @@ class ZarrV2WriteTest {
         store.set("x/0", new byte[12]);
         ZarrFormatException error = assertThrows(ZarrFormatException.class, array::readAll);
         assertTrue(error.getMessage().contains("x/0") && error.getMessage().contains("12 bytes") && error.getMessage().contains("32"), error.getMessage());
+    }
+
+    @Test
+    void aBloscChunkIsWrittenFromPooledNativeMemoryWithoutChunkSizedArrays() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Blosc.defaults().encodesInto(), "no system c-blosc here (apt-get install libblosc1)");
+        long[] shape = {1000, 1000};
+        ZarrArray array = ZarrArray.create(DirectoryStore.open(directory), "pooled", ArrayMetadataV2.of(shape, shape, DType.FLOAT64));
+        NDArray first = TestArrays.random(DType.FLOAT64, 11, shape);
+        NDArray second = TestArrays.random(DType.FLOAT64, 12, shape);
+        array.writeChunk(new int[] {0, 0}, first);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        array.writeChunk(new int[] {0, 0}, second);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        // An 8 MB chunk: through byte arrays, its raw bytes and the compressor's output took 10.5 MB.
+        assertTrue(allocated < 1 << 20, "writing an 8 MB chunk allocated " + allocated + " bytes");
+        assertSameArray(second, array.readAll(), "the chunk written from native memory");
+        // The frame is an ordinary Blosc frame: the JNI library decodes it too.
+        byte[] stored = Files.readAllBytes(directory.resolve("pooled").resolve("0.0"));
+        byte[] decoded = Blosc.defaults().decode(stored);
+        NDArray fromJni = NDArray.wrap(java.lang.foreign.MemorySegment.ofArray(decoded), 0, shape, new long[] {shape[1] * Double.BYTES, Double.BYTES},
+                DType.FLOAT64, false);
+        assertSameArray(second, fromJni, "the frame decoded by blosc-java");
+    }
+
+    @Test
+    void storingAGeneratedArrayMakesEachBlockInTheWritingTasksScratch() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Blosc.defaults().encodesInto(), "no system c-blosc here (apt-get install libblosc1)");
+        long[] shape = {2000, 1000};
+        long[] chunks = {500, 1000};
+        ChunkedArray values = Creation.random(3, Creation.Distribution.UNIFORM, shape, ChunkSpec.of(chunks));
+        StoreOptions synchronous = StoreOptions.defaults().withScheduler(new org.tessera.graph.schedule.SynchronousScheduler());
+        ZarrArray first = ZarrArray.create(DirectoryStore.open(directory.resolve("first")), "", ArrayMetadataV2.of(shape, chunks, DType.FLOAT64));
+        Zarr.store(values, first, synchronous);
+        ZarrArray second = ZarrArray.create(DirectoryStore.open(directory.resolve("second")), "", ArrayMetadataV2.of(shape, chunks, DType.FLOAT64));
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        Zarr.store(values, second, synchronous);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        // 16 MB in 4 MB blocks: each made whole on the heap, then copied out and compressed into byte arrays, took 46 MB.
+        long arrayBytes = shape[0] * shape[1] * Double.BYTES;
+        assertTrue(allocated < arrayBytes / 4, "storing " + arrayBytes + " bytes allocated " + allocated);
+        assertSameArray(values.compute(), second.readAll(), "the stored values");
     }
 }
