@@ -66,6 +66,25 @@ public final class CreationLayer {
         return new ChunkedArray(graph, name, chunks, meta);
     }
 
+    /**
+     * Where {@code array} is read from a source block by block, and the block at {@code index} is
+     * one a reader can take rows of in slabs ({@link org.tessera.array.RegionSource#slabs}: a region
+     * inside one stored chunk of a codec that decodes ranges, in a store where reading a chunk
+     * again costs no transfer), the task that reads that block: a
+     * reader that nests it in its own task and takes its result deferred reads only the rows it asks,
+     * where a reference to the block's own task would make the block whole first.
+     */
+    public static java.util.Optional<org.tessera.graph.Task> slabReadTask(ChunkedArray array, int[] index) {
+        if (!(array.graph().layer(array.name()) instanceof BlockwiseLayer layer) || !(layer.function() instanceof MakeBlock make)
+                || !(make.maker() instanceof SourceBlocks blocks) || !blocks.source().readsSlabs() || !blocks.source().rereadsCheaply()) {
+            return java.util.Optional.empty();
+        }
+        java.util.Optional<org.tessera.array.RegionSource.SlabReader> reader = blocks.source().slabs(array.chunks().blockStart(index),
+                array.chunks().blockShape(index));
+        reader.ifPresent(org.tessera.array.RegionSource.SlabReader::close);
+        return reader.map(ignored -> layer.task(array.key(index)));
+    }
+
     /** How a reader that takes the blocks deferred gets a part of one: made box by box, read in slabs or made whole. */
     private static PartMaking partMaking(BlockMaker maker) {
         return switch (maker) {

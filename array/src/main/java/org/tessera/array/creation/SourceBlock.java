@@ -38,7 +38,7 @@ final class SourceBlock implements DeferredBlock {
     public NDArray part(long[] partStart, long[] partShape) throws Exception {
         if (whole == null && partShape.length > 0 && partShape[0] < shape[0] && slabRows < shape[0]) {
             if (slabs == null) {
-                slabs = source.slabs(start, shape);
+                openSlabs();
             }
             if (slabs.isPresent()) {
                 slabRows += partShape[0];
@@ -62,13 +62,19 @@ final class SourceBlock implements DeferredBlock {
     public NDArray slabs(int axis, long[] positions, long[] partStart, long[] partShape) throws Exception {
         if (axis == 0 && whole == null && shape.length > 0) {
             if (slabs == null) {
-                slabs = source.slabs(start, shape);
+                openSlabs();
             }
             if (slabs.isPresent()) {
                 return box(slabs.get().rows(positions), 1, partStart, partShape);
             }
         }
         return DeferredBlock.super.slabs(axis, positions, partStart, partShape);
+    }
+
+    /** The source's slab reader for this block, closed when the task ends if its reader never reads all the rows (a rechunk's piece). */
+    private void openSlabs() {
+        slabs = source.slabs(start, shape);
+        slabs.ifPresent(Scratch::closeAtTaskEnd);
     }
 
     @Override

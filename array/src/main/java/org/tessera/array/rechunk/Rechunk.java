@@ -18,6 +18,7 @@ import org.tessera.array.blockwise.ReadsDeferredBlocks;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.Chunks;
+import org.tessera.array.creation.CreationLayer;
 import org.tessera.array.plan.Footprints;
 import org.tessera.array.plan.Replannable;
 import org.tessera.array.plan.Working;
@@ -181,7 +182,10 @@ public final class Rechunk {
             // A pure merge or a pure split reads no more than it needs.
             return direct(array, target);
         }
-        return direct(intersect(array, refinement, true), target);
+        if (readsRowsInSlabs(array, target)) {
+            return intersect(array, target, Pieces.READ_ROWS);
+        }
+        return direct(intersect(array, refinement, Pieces.COPIES), target);
     }
 
     /**
@@ -259,14 +263,25 @@ public final class Rechunk {
         }
         source.requireKnownShape("rechunk");
         target.requireShape(source.shape());
-        return intersect(array, target, false);
+        return intersect(array, target, Pieces.VIEWS);
     }
 
-    /**
-     * The intersection step; with {@code copyPieces}, a piece smaller than its old block is its own
-     * task holding a copy, so that the tasks reading it do not hold the whole old block.
-     */
-    private static ChunkedArray intersect(ChunkedArray array, Chunks target, boolean copyPieces) {
+    /** How an intersection takes the pieces of old blocks. */
+    private enum Pieces {
+        /** Views of the old blocks, which the new block's task reads. */
+        VIEWS,
+        /** A piece smaller than its old block is a task of its own holding a copy, so its readers do not hold the old block. */
+        COPIES,
+        /**
+         * Each piece, whole rows of a stored block, is read by the new block's task itself, in slabs
+         * that decode only those rows (see {@link CreationLayer#slabReadTask}): no old block is made
+         * whole, and none is held.
+         */
+        READ_ROWS
+    }
+
+    /** The intersection step, its pieces taken as {@code pieces} says. */
+    private static ChunkedArray intersect(ChunkedArray array, Chunks target, Pieces pieces) {
         Chunks source = array.chunks();
         int ndim = source.ndim();
         long[][] sourceOffsets = new long[ndim][];
@@ -275,13 +290,13 @@ public final class Rechunk {
             sourceOffsets[axis] = source.offsets(axis);
             targetOffsets[axis] = target.offsets(axis);
         }
-        String name = Tokens.name(copyPieces ? "rechunk-split" : "rechunk-merge", array.name(), target);
+        String name = Tokens.name(pieces == Pieces.COPIES ? "rechunk-split" : "rechunk-merge", array.name(), target);
         Map<Key, Task> tasks = new LinkedHashMap<>();
-        int[][] pieces = new int[ndim][];
+        int[][] pieceCounts = new int[ndim][];
         for (int axis = 0; axis < ndim; axis++) {
-            pieces[axis] = new int[target.blockCount(axis)];
-            for (int block = 0; block < pieces[axis].length; block++) {
-                pieces[axis][block] = overlapping(sourceOffsets[axis], targetOffsets[axis][block], targetOffsets[axis][block + 1]).size();
+            pieceCounts[axis] = new int[target.blockCount(axis)];
+            for (int block = 0; block < pieceCounts[axis].length; block++) {
+                pieceCounts[axis][block] = overlapping(sourceOffsets[axis], targetOffsets[axis][block], targetOffsets[axis][block + 1]).size();
             }
         }
         BlockGrid.forEach(target.blockCounts(), index -> {
@@ -289,10 +304,10 @@ public final class Rechunk {
             for (int axis = 0; axis < ndim; axis++) {
                 overlaps.add(overlapping(sourceOffsets[axis], targetOffsets[axis][index[axis]], targetOffsets[axis][index[axis] + 1]));
             }
-            tasks.put(Key.of(name, index), assembly(array, overlaps, new int[ndim], new long[ndim], new long[ndim], 0, copyPieces));
+            tasks.put(Key.of(name, index), assembly(array, overlaps, new int[ndim], new long[ndim], new long[ndim], 0, pieces));
         });
         HighLevelGraph graph = Footprints.declare(array.graph().with(new MaterializedLayer(name, tasks), Set.of(array.name())), name,
-                new NestedJoins(pieces));
+                new NestedJoins(pieceCounts));
         return new ChunkedArray(graph, name, target, array.meta());
     }
 
@@ -339,6 +354,33 @@ public final class Rechunk {
         }
     }
 
+    /**
+     * Whether every piece of an intersection from {@code array}'s blocks to {@code target} is whole
+     * rows of an old block (along every axis but the first, each new block's edges are old blocks'
+     * edges) and every old block can be read in slabs: then each new block's task reads its pieces
+     * itself, and a rechunk that would hold too many old blocks in one task needs no split step.
+     */
+    private static boolean readsRowsInSlabs(ChunkedArray array, Chunks target) {
+        Chunks source = array.chunks();
+        if (source.ndim() == 0) {
+            return false;
+        }
+        for (int axis = 1; axis < source.ndim(); axis++) {
+            Set<Long> edges = new java.util.HashSet<>();
+            for (long offset : source.offsets(axis)) {
+                edges.add(offset);
+            }
+            for (long offset : target.offsets(axis)) {
+                if (!edges.contains(offset)) {
+                    return false;
+                }
+            }
+        }
+        boolean[] readable = {true};
+        BlockGrid.forEach(source.blockCounts(), index -> readable[0] &= CreationLayer.slabReadTask(array, index.clone()).isPresent());
+        return readable[0];
+    }
+
     /** The part {@code [from, from + length)} of old block {@code block} along one axis. */
     record Piece(int block, long from, long length) {
     }
@@ -359,17 +401,21 @@ public final class Rechunk {
     }
 
     /** Nested joins (outermost axis first) of the slices of the overlapped blocks. */
-    private static Task assembly(ChunkedArray array, List<List<Piece>> overlaps, int[] block, long[] from, long[] length, int axis, boolean copyPieces) {
+    private static Task assembly(ChunkedArray array, List<List<Piece>> overlaps, int[] block, long[] from, long[] length, int axis, Pieces pieces) {
         if (axis == overlaps.size()) {
-            boolean whole = Arrays.equals(length, array.chunks().blockShape(block));
-            return Task.call(new Slice(from.clone(), length.clone(), copyPieces && !whole), array.key(block.clone()));
+            long[] blockShape = array.chunks().blockShape(block);
+            boolean whole = Arrays.equals(length, blockShape);
+            if (pieces == Pieces.READ_ROWS) {
+                return Task.call(new Slice(from.clone(), length.clone(), false), CreationLayer.slabReadTask(array, block.clone()).orElseThrow());
+            }
+            return Task.call(new Slice(from.clone(), length.clone(), pieces == Pieces.COPIES && !whole), array.key(block.clone()));
         }
         List<Task> parts = new ArrayList<>();
         for (Piece piece : overlaps.get(axis)) {
             block[axis] = piece.block();
             from[axis] = piece.from();
             length[axis] = piece.length();
-            parts.add(assembly(array, overlaps, block, from, length, axis + 1, copyPieces));
+            parts.add(assembly(array, overlaps, block, from, length, axis + 1, pieces));
         }
         return parts.size() == 1 ? parts.getFirst() : Task.call(new Join(axis), new Task.TaskList(parts));
     }

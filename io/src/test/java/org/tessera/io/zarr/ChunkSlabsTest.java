@@ -240,4 +240,23 @@ class ChunkSlabsTest {
         long arrayBytes = shape[0] * shape[1] * Double.BYTES;
         assertTrue(allocated < arrayBytes, "mean and std allocated " + allocated + " bytes; the array holds " + arrayBytes);
     }
+
+    @Test
+    void aRechunkToRowBandsReadsTheBandsOfEachStoredChunkInTheNewBlocksTasks() throws Exception {
+        assumeTrue(Blosc.defaults().decodesRanges(), "no system c-blosc here (apt-get install libblosc1)");
+        long[] shape = {1200, 1000};
+        ZarrArray array = write("bands", ArrayMetadataV2.of(shape, CHUNKS, DType.FLOAT64));
+        // Bands of 100 whole rows: each takes rows of 4 chunks, and each chunk goes to 6 bands. A one-step task would hold
+        // its 4 chunks (4.8 MB) beyond this limit, so Dask's plan splits the chunks into pieces first.
+        ChunkedArray bands = Zarr.fromZarr(array).rechunk(org.tessera.array.chunks.Chunks.regular(shape, new long[] {100, 1000}), 3_000_000);
+        assertTrue(bands.graph().layers().keySet().stream().noneMatch(name -> name.startsWith("rechunk-split")),
+                "no split step: " + bands.graph().layers().keySet());
+        NDArray whole = array.readAll();
+        assertArrayEquals(values(whole), values(bands.compute(new SynchronousScheduler())), "the bands");
+        double expected = org.tessera.ndarray.api.NDArrays.sum(whole).getDouble();
+        long allocated = allocatedBySecondSum(bands.sum(), expected);
+        // Split first, every chunk was decoded whole and copied into its pieces: twice the array (9.6 MB) and more.
+        long arrayBytes = shape[0] * shape[1] * Double.BYTES;
+        assertTrue(allocated < arrayBytes / 4, "the sum of the bands allocated " + allocated + " bytes; the array holds " + arrayBytes);
+    }
 }

@@ -35,6 +35,8 @@ public final class Scratch {
     private static final AtomicInteger IDLE_COUNT = new AtomicInteger();
 
     private final List<MemorySegment> slabs = new ArrayList<>();
+    /** What the running task opened for its parts and leaves open until it ends (see {@link #closeAtTaskEnd}). */
+    private final List<AutoCloseable> openForTask = new ArrayList<>();
     private int slab;
     private long used;
     /**
@@ -100,6 +102,39 @@ public final class Scratch {
             } else {
                 TASK.set(outer);
             }
+            closeOpenedForTask();
+        }
+    }
+
+    /**
+     * Closes {@code resource} when the running task ({@link #callForTask}) ends, or leaves it to the
+     * caller where no task runs in a scratch: for what a deferred value opens to serve parts and
+     * cannot tell when its last part was asked, such as a stored chunk's slab reader with its
+     * decoding window, which goes back to its pool for the next task.
+     */
+    public static void closeAtTaskEnd(AutoCloseable resource) {
+        Scratch task = TASK.get();
+        if (task != null) {
+            task.openForTask.add(resource);
+        }
+    }
+
+    private void closeOpenedForTask() throws Exception {
+        Exception failure = null;
+        for (int index = openForTask.size() - 1; index >= 0; index--) {
+            try {
+                openForTask.get(index).close();
+            } catch (Exception closing) {
+                if (failure == null) {
+                    failure = closing;
+                } else {
+                    failure.addSuppressed(closing);
+                }
+            }
+        }
+        openForTask.clear();
+        if (failure != null) {
+            throw failure;
         }
     }
 

@@ -110,4 +110,24 @@ class ScratchTest {
         assertFalse(Memory.overlap(alone.segment(), seen[1].segment()) || Memory.overlap(alone.segment(), seen[2].segment()),
                 "outside a task's call, what is kept gets memory of its own");
     }
+
+    @Test
+    void whatATaskLeavesOpenIsClosedWhenTheTaskEndsAndOnlyThen() throws Exception {
+        java.util.List<String> closed = new java.util.ArrayList<>();
+        Scratch.closeAtTaskEnd(() -> closed.add("outside any task"));
+        Scratch scratch = Scratch.borrow();
+        try {
+            scratch.callForTask(() -> {
+                Scratch.closeAtTaskEnd(() -> closed.add("first"));
+                Scratch.closeAtTaskEnd(() -> closed.add("second"));
+                assertTrue(closed.isEmpty(), "nothing closes while the task runs: " + closed);
+                return null;
+            });
+            assertEquals(java.util.List.of("second", "first"), closed, "closed in reverse order when the task ends; the caller keeps its own");
+            scratch.callForTask(() -> null);
+            assertEquals(2, closed.size(), "the next task closes nothing of the last one's");
+        } finally {
+            scratch.giveBack();
+        }
+    }
 }
