@@ -4,14 +4,17 @@ import java.io.Serial;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.tessera.array.ChunkedArray;
+import org.tessera.array.RegionSource;
 import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.plan.Footprints;
 import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferring;
+import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
@@ -68,20 +71,19 @@ public final class CreationLayer {
 
     /**
      * Where {@code array} is read from a source block by block, and the block at {@code index} is
-     * one a reader can take rows of in slabs ({@link org.tessera.array.RegionSource#slabs}: a region
-     * inside one stored chunk of a codec that decodes ranges, in a store where reading a chunk
-     * again costs no transfer), the task that reads that block: a
-     * reader that nests it in its own task and takes its result deferred reads only the rows it asks,
-     * where a reference to the block's own task would make the block whole first.
+     * one a reader can take rows of in slabs ({@link RegionSource#slabs}: a region inside one stored
+     * chunk of a codec that decodes ranges, in a store where reading a chunk again costs no
+     * transfer), the task that reads that block: a reader that nests it in its own task and takes its
+     * result deferred reads only the rows it asks, where a reference to the block's own task would
+     * make the block whole first.
      */
-    public static java.util.Optional<org.tessera.graph.Task> slabReadTask(ChunkedArray array, int[] index) {
+    public static Optional<Task> slabReadTask(ChunkedArray array, int[] index) {
         if (!(array.graph().layer(array.name()) instanceof BlockwiseLayer layer) || !(layer.function() instanceof MakeBlock make)
                 || !(make.maker() instanceof SourceBlocks blocks) || !blocks.source().readsSlabs() || !blocks.source().rereadsCheaply()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        java.util.Optional<org.tessera.array.RegionSource.SlabReader> reader = blocks.source().slabs(array.chunks().blockStart(index),
-                array.chunks().blockShape(index));
-        reader.ifPresent(org.tessera.array.RegionSource.SlabReader::close);
+        Optional<RegionSource.SlabReader> reader = blocks.source().slabs(array.chunks().blockStart(index), array.chunks().blockShape(index));
+        reader.ifPresent(RegionSource.SlabReader::close);
         return reader.map(ignored -> layer.task(array.key(index)));
     }
 

@@ -171,7 +171,10 @@ public final class Rechunk {
         return new ChunkedArray(current.graph().withFootprint(current.name(), replannable), current.name(), current.chunks(), current.meta());
     }
 
-    /** One step of a plan: by intersection, or split then merged when intersection tasks would hold too much. */
+    /**
+     * One step of a plan: by intersection, or split then merged when intersection tasks would hold
+     * too much, unless the pieces are rows of stored blocks that the new blocks' tasks read in slabs.
+     */
     private static ChunkedArray boundedStep(ChunkedArray array, Chunks target, long taskLimitElements) {
         Chunks source = array.chunks();
         if (source.equals(target) || largestTaskElements(source, target) <= taskLimitElements) {

@@ -102,7 +102,7 @@ final class BloscLibrary {
         return Optional.empty();
     }
 
-    /** Whether {@link #encode} is there (c-blosc 1.10 on). */
+    /** Whether {@link #encode} is there: the library has {@code blosc_compress_ctx}. */
     boolean encodes() {
         return compress != null;
     }

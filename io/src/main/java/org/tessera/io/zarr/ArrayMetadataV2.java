@@ -137,8 +137,8 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
 
     /**
      * {@link #encodeChunk} through pooled native memory, handing the encoded bytes to {@code output}:
-     * a chunk written this way allocates no chunk-sized array (through byte arrays, a 32 MB chunk
-     * took three: its raw bytes, the compressor's output and the trimmed copy).
+     * a chunk written this way allocates no chunk-sized array (through byte arrays, each chunk took
+     * two: its raw bytes and the compressor's output).
      */
     void encodeChunkInto(NDArray chunk, EncodedChunk output) throws IOException {
         long raw = rawChunkBytes();
