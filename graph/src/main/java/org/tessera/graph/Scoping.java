@@ -12,4 +12,14 @@ public interface Scoping {
 
     /** Runs {@code task}, the whole fused task with this function last, and returns a result that outlives the scope. */
     Object scope(Callable<Object> task) throws Exception;
+
+    /**
+     * Runs {@code computation} in memory of this scope's kind that lasts until it returns, around
+     * tasks of this function that each run in a scope of their own: what the computation keeps for
+     * all of them (a stored block several of them read, see {@link Deferred#keepWhole}) lives there.
+     * Its result is the computation's own; the scope copies nothing out.
+     */
+    default <T> T enclose(Callable<T> computation) throws Exception {
+        return computation.call();
+    }
 }

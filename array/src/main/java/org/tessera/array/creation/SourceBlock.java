@@ -77,6 +77,14 @@ final class SourceBlock implements DeferredBlock {
         slabs.ifPresent(Scratch::closeAtTaskEnd);
     }
 
+    /** Read whole once, in the task's memory, for the several readers in the task that ask parts of it. */
+    @Override
+    public void keepWhole() throws Exception {
+        if (whole == null) {
+            whole = Scratch.forTask(() -> source.read(start, shape));
+        }
+    }
+
     @Override
     public NDArray force() {
         return whole != null ? whole : source.read(start, shape);

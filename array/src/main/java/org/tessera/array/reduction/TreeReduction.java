@@ -549,6 +549,20 @@ public final class TreeReduction {
             }
         }
 
+        /** Chunk steps that share the blocks they read keep those blocks in a scratch around theirs, the largest idle one. */
+        @Override
+        public <T> T enclose(Callable<T> computation) throws Exception {
+            if (!scoped) {
+                return computation.call();
+            }
+            Scratch scratch = Scratch.borrowLargest();
+            try {
+                return scratch.callForTask(computation);
+            } finally {
+                scratch.giveBack();
+            }
+        }
+
         /** A partial computed in scratch memory, its arrays copied out of it (numbers need no copy). */
         private static <T> T[] copiedOut(T[] partial) {
             T[] kept = partial.clone();

@@ -202,14 +202,34 @@ public final class BlockwiseFusion {
         @Override
         public Object applyDeferring(List<Object> arguments) throws Exception {
             List<Object> producerArguments = arguments.subList(position, position + producerArity);
-            // A deferring producer may itself have been given deferred arguments, so it is always asked
-            // through applyDeferring, and its result forced unless the reader takes it as it is.
-            Object produced = producer instanceof Deferring deferring ? deferring.applyDeferring(producerArguments) : producer.apply(producerArguments);
+            // A stored read that the task shares with others is made once (SharedReads). A deferring producer may itself
+            // have been given deferred arguments, so it is always asked through applyDeferring, and its result forced
+            // unless the reader takes it as it is.
+            Object produced = producer.prefetches() ? SharedReads.lookup(producer, producerArguments) : null;
+            if (produced == null) {
+                produced = producer instanceof Deferring deferring ? deferring.applyDeferring(producerArguments) : producer.apply(producerArguments);
+            }
             if (sharedPositions.length > 0 || !readerAccepts(position)) {
                 produced = Deferred.force(produced);
             }
             List<Object> readerArguments = readerArguments(arguments, produced);
             return reader instanceof Deferring deferring ? deferring.applyDeferring(readerArguments) : reader.apply(readerArguments);
+        }
+
+        /**
+         * Adds to {@code reads} the stored reads (producers that {@linkplain TaskFunction#prefetches
+         * prefetch}) this function makes of {@code arguments}, in order, repeats included.
+         */
+        void collectReads(List<Object> arguments, List<SharedReads.ProducerCall> reads) {
+            List<Object> producerArguments = arguments.subList(position, position + producerArity);
+            if (producer instanceof Fused inner) {
+                inner.collectReads(producerArguments, reads);
+            } else if (producer.prefetches() && !producerArguments.contains(null)) {
+                reads.add(new SharedReads.ProducerCall(producer, List.copyOf(producerArguments)));
+            }
+            if (reader instanceof Fused inner) {
+                inner.collectReads(readerArguments(arguments, null), reads);
+            }
         }
 
         /** The reader's arguments: the fused call's, with {@code produced} in place of the producer's and at the shared positions. */

@@ -30,9 +30,12 @@ public final class Optimization {
         return ReaderFusion.fuse(BlockwiseFusion.fuse(graph.cull(outputs), outputLayers), outputLayers);
     }
 
-    /** The passes over tasks, on the tasks of {@link #fuseLayers}: linear fusion, then inlining. */
+    /**
+     * The passes over tasks, on the tasks of {@link #fuseLayers}: linear fusion, inlining, then the
+     * merging of tasks that read the same stored blocks ({@link SharedReads}).
+     */
     public static TaskGraph fuseTasks(TaskGraph tasks, Collection<Key> outputs) {
-        return Inlining.inline(LinearFusion.fuse(tasks, outputs), outputs);
+        return SharedReads.share(Inlining.inline(LinearFusion.fuse(tasks, outputs), outputs), outputs);
     }
 
     /**

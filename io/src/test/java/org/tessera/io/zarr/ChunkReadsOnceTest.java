@@ -16,9 +16,9 @@ import org.tessera.io.StoreOptions;
 import org.tessera.io.store.MemoryStore;
 
 /**
- * One computation reads each stored chunk once where two layers need it. (Where two blocks of one
- * layer need it, as in {@code y + y.T}, each reading task reads it for itself, as Dask's fusion
- * does: holding the chunks until both readers ran would hold about half of y.)
+ * One computation reads each stored chunk once where two layers need it ({@code mean} with
+ * {@code std}), and where two blocks of one layer need it ({@code y + y.T}: the tasks of blocks
+ * (i, j) and (j, i) read the same two chunks, and run as one task that reads each once).
  */
 class ChunkReadsOnceTest {
     private static final long SIDE = 600;
@@ -50,5 +50,18 @@ class ChunkReadsOnceTest {
         Map<String, Integer> reads = chunkReads(store);
         assertEquals(16, reads.size(), reads.toString());
         assertTrue(reads.values().stream().allMatch(count -> count == 1), "each chunk read once: " + reads);
+    }
+
+    @Test
+    void aSumWithItsTransposeReadsEachChunkOnce() throws IOException {
+        ChunkedArray values = Creation.random(10, Creation.Distribution.NORMAL, new long[] {SIDE, SIDE}, ChunkSpec.of(CHUNK, CHUNK));
+        InstrumentedStore store = stored(values);
+        ChunkedArray y = Zarr.fromZarr(ZarrArray.open(store, ""));
+        org.tessera.ndarray.NDArray means = y.add(y.T()).mean(0).compute();
+        Map<String, Integer> reads = chunkReads(store);
+        assertEquals(16, reads.size(), reads.toString());
+        assertTrue(reads.values().stream().allMatch(count -> count == 1), "each chunk read once: " + reads);
+        ChunkedArray held = values.persist(new org.tessera.graph.schedule.SynchronousScheduler());
+        org.tessera.io.TestArrays.assertSameArray(held.add(held.T()).mean(0).compute(), means, "(y + y.T).mean(0)");
     }
 }

@@ -28,8 +28,12 @@ public final class Scratch {
     private static final long SLAB_BYTES = 1 << 20;
     private static final long ALIGNMENT = 64;
 
-    /** The most idle scratches kept: enough for every core to have one in use and one waiting. */
-    private static final int IDLE_LIMIT = 2 * Runtime.getRuntime().availableProcessors();
+    /**
+     * The most idle scratches kept: enough for every core to have the three a task may nest (one
+     * around tasks that share blocks, the task's, its strips') in use and one waiting. A scratch
+     * given back to a full pool is dropped with its slabs, and the next task allocates them anew.
+     */
+    private static final int IDLE_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
     // Last in, first out: the scratch given back last has its slabs warmest in the cache.
     private static final ConcurrentLinkedDeque<Scratch> IDLE = new ConcurrentLinkedDeque<>();
     private static final AtomicInteger IDLE_COUNT = new AtomicInteger();
@@ -48,13 +52,43 @@ public final class Scratch {
 
     /** An idle scratch with its slabs, or a new one; {@link #giveBack} it when done. */
     public static Scratch borrow() {
-        Scratch idle = IDLE.pollFirst();
-        if (idle == null) {
+        return borrow(false);
+    }
+
+    /**
+     * The idle scratch with the most memory in its slabs, or a new one: for a scope that keeps
+     * whole blocks for the tasks inside it, while those tasks take the others. Taken in turn, the
+     * large slabs of one kind of use would otherwise end up in every scratch of the pool.
+     */
+    public static Scratch borrowLargest() {
+        return borrow(true);
+    }
+
+    private static Scratch borrow(boolean largest) {
+        // The one given back last (the warmest in the cache, and the likeliest to fit a task like the last), or the largest.
+        Scratch idle = IDLE.peekFirst();
+        if (largest) {
+            for (Scratch candidate : IDLE) {
+                if (candidate.capacity() > idle.capacity()) {
+                    idle = candidate;
+                }
+            }
+        }
+        if (idle == null || !IDLE.removeFirstOccurrence(idle)) {
             return new Scratch();
         }
         IDLE_COUNT.decrementAndGet();
         java.util.Arrays.fill(idle.reached, 0);
         return idle;
+    }
+
+    /** The bytes of this scratch's slabs. */
+    private long capacity() {
+        long bytes = 0;
+        for (MemorySegment held : slabs) {
+            bytes += held.byteSize();
+        }
+        return bytes;
     }
 
     /** Resets this scratch and keeps it for the next {@link #borrow}, unless enough are idle already. */
