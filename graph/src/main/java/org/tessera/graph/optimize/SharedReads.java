@@ -25,8 +25,8 @@ import org.tessera.graph.TaskGraph;
  * fusion puts a stored block's read into every task that reads it, so {@code (y + y.T).mean(0)}
  * reads block (i, j) in the task of its own output block and again, transposed, in that of block
  * (j, i), and a diagonal task reads its block twice. Here the fused tasks whose stored reads are
- * the same set become one task (the first of them, whose readers take its share through
- * {@link Item}; the others become their shares): it reads each block that its parts read more
+ * the same set become one task (under the first one's key; the readers of all of them take their
+ * shares of its result through {@link Item}): it reads each block that its parts read more
  * than once whole, once, in memory that lasts while the parts run, and the parts' reads of it
  * take that block ({@link #lookup}). Tasks whose sets differ (the neighbours of a stencil) are left
  * alone, so no task gathers more than what its parts read together.
@@ -77,6 +77,7 @@ public final class SharedReads {
             }
         });
         Map<Key, Task> changed = new HashMap<>();
+        Set<Key> removed = new HashSet<>();
         for (List<Key> keys : groups.values()) {
             Map<ProducerCall, Integer> counts = new LinkedHashMap<>();
             for (Key key : keys) {
@@ -90,17 +91,24 @@ public final class SharedReads {
             List<Task> parts = keys.stream().map(graph::task).toList();
             Scoping enclosing = parts.getFirst() instanceof Task.Call first ? first.function().scoping() : null;
             changed.put(host, Task.call(new Together(shared, enclosing), parts.toArray()));
-            int hostShare = keys.indexOf(host);
             for (int share = 0; share < keys.size(); share++) {
-                if (share != hostShare) {
-                    changed.put(keys.get(share), Task.call(new Item(share), Task.ref(host)));
+                Key key = keys.get(share);
+                Task item = Task.call(new Item(share), Task.ref(host));
+                if (key.equals(host) || !kept.contains(key)) {
+                    // Readers take the share themselves: a task of its own would be a tiny one beside the merged tasks of its
+                    // layer, and the scheduler takes tiny tasks of a layer in batches, merged ones then too.
+                    for (Key reader : graph.dependents(key)) {
+                        changed.put(reader, Rewrites.current(graph, changed, reader).substitute(key, item));
+                    }
+                    if (!key.equals(host)) {
+                        removed.add(key);
+                    }
+                } else {
+                    changed.put(key, item);
                 }
             }
-            for (Key reader : graph.dependents(host)) {
-                changed.put(reader, Rewrites.current(graph, changed, reader).substitute(host, Task.call(new Item(hostShare), Task.ref(host))));
-            }
         }
-        return Rewrites.rebuild(graph, changed, Set.of());
+        return Rewrites.rebuild(graph, changed, removed);
     }
 
     /** The stored reads inside a fused task that reads no key, in order, repeats included. */
