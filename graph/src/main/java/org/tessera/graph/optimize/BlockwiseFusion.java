@@ -205,7 +205,7 @@ public final class BlockwiseFusion {
             // A stored read that the task shares with others is made once (SharedReads). A deferring producer may itself
             // have been given deferred arguments, so it is always asked through applyDeferring, and its result forced
             // unless the reader takes it as it is.
-            Object produced = producer.prefetches() ? SharedReads.lookup(producer, producerArguments) : null;
+            Object produced = !(producer instanceof Fused) && producer.prefetches() ? SharedReads.lookup(producer, producerArguments) : null;
             if (produced == null) {
                 produced = producer instanceof Deferring deferring ? deferring.applyDeferring(producerArguments) : producer.apply(producerArguments);
             }

@@ -66,15 +66,21 @@ public final class Scratch {
 
     private static Scratch borrow(boolean largest) {
         // The one given back last (the warmest in the cache, and the likeliest to fit a task like the last), or the largest.
-        Scratch idle = IDLE.peekFirst();
+        Scratch idle;
         if (largest) {
+            idle = IDLE.peekFirst();
             for (Scratch candidate : IDLE) {
                 if (candidate.capacity() > idle.capacity()) {
                     idle = candidate;
                 }
             }
+            if (idle != null && !IDLE.removeFirstOccurrence(idle)) {
+                idle = null;
+            }
+        } else {
+            idle = IDLE.pollFirst();
         }
-        if (idle == null || !IDLE.removeFirstOccurrence(idle)) {
+        if (idle == null) {
             return new Scratch();
         }
         IDLE_COUNT.decrementAndGet();
