@@ -16,6 +16,7 @@ import org.tessera.graph.TaskGraph;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.Layer;
 import org.tessera.graph.optimize.Optimization;
+import org.tessera.graph.optimize.SharedReads;
 import org.tessera.graph.order.OrderedGraph;
 
 /**
@@ -314,6 +315,13 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         private final Set<Key> yielding = new java.util.HashSet<>();
         private final Map<Asked, Long> parts = new HashMap<>();
         private final Map<Key, List<Key>> deferredInputs = new HashMap<>();
+        /**
+         * Keys of tasks that run inside a merged task ({@link SharedReads}), each with that task's
+         * key: they are counted in it, not in the readers that take their shares.
+         */
+        private final Map<Key, Key> mergedInto = new HashMap<>();
+        /** The keys merged into each merged task, its own excepted. */
+        private final Map<Key, List<Key>> mergedParts = new HashMap<>();
 
         /** A folded key asked for a part. */
         private record Asked(Key key, Footprint.Ask ask) {
@@ -323,6 +331,30 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             this.layered = layered;
             this.unfused = unfused;
             this.tasks = tasks;
+            tasks.tasks().forEach((key, task) -> {
+                List<Key> others = SharedReads.mergedKeys(task).stream().filter(part -> !part.equals(key)).toList();
+                if (!others.isEmpty()) {
+                    mergedParts.put(key, others);
+                    others.forEach(part -> mergedInto.put(part, key));
+                }
+            });
+        }
+
+        /** Whether {@code input}, read by a task, is folded into that task: not a task itself, nor merged into one. */
+        private boolean foldedInto(Key input) {
+            return !tasks.contains(input) && !mergedInto.containsKey(input);
+        }
+
+        /** What {@code key}'s task folds: the inputs of its unfused task, and for a merged task the tasks merged into it. */
+        private Set<Key> foldInputs(Key key) {
+            Set<Key> inputs = unfused.contains(key) ? unfused.dependencies(key) : Set.of();
+            List<Key> merged = mergedParts.get(key);
+            if (merged == null) {
+                return inputs;
+            }
+            Set<Key> all = new LinkedHashSet<>(inputs);
+            all.addAll(merged);
+            return all;
         }
 
         long result(Key key) {
@@ -368,7 +400,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                     continue;
                 }
                 boolean ready = true;
-                for (Key input : unfused.contains(current) ? unfused.dependencies(current) : Set.<Key>of()) {
+                for (Key input : foldInputs(current)) {
                     if (!tasks.contains(input) && !folded.containsKey(input)) {
                         pending.add(input);
                         ready = false;
@@ -390,7 +422,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             long[] totals = footprint == null ? new long[] {0, 0, 0, 1}
                     : new long[] {0, footprint.bytesRead(current), footprint.bytesWritten(current), footprint.computedKeys(current)};
             for (Key input : inputs) {
-                if (!tasks.contains(input)) {
+                if (foldedInto(input)) {
                     long[] inner = folded.get(input);
                     // Inlined into several readers, a task is a view, a literal or a deferred block each reader computes its part of.
                     long readers = Math.max(1, unfused.dependents(input).size());
@@ -413,6 +445,12 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             // A task that makes parts, given deferred inputs, makes its whole result as one part (a slice then copies).
             long itself = taking == null ? 0 : makesParts && anyDeferred && !pulls ? taking.partBytes(current, Footprint.Ask.WHOLE) : taking.allocatedBytes(current);
             totals[0] = itself + inputsOf(current, ask, 0);
+            for (Key merged : mergedParts.getOrDefault(current, List.of())) {
+                long[] part = folded.get(merged);
+                for (int total = 0; total < totals.length; total++) {
+                    totals[total] += part[total];
+                }
+            }
             folded.put(current, totals);
             Task task = unfused.contains(current) ? unfused.task(current) : null;
             if (footprint != null && footprint.partMaking() != Footprint.PartMaking.WHOLE && !pulls && task instanceof Task.Call call
@@ -443,7 +481,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             if (unfused.contains(key) && !yielding.isEmpty()) {
                 Task task = unfused.task(key);
                 for (Key input : unfused.dependencies(key)) {
-                    if (!tasks.contains(input) && yielding.contains(input) && Optimization.readsOnlyDeferred(task, input)) {
+                    if (foldedInto(input) && yielding.contains(input) && Optimization.readsOnlyDeferred(task, input)) {
                         deferred = deferred.isEmpty() ? new ArrayList<>() : deferred;
                         deferred.add(input);
                     }
@@ -464,7 +502,7 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             List<Key> deferred = deferredInputs(key);
             long bytes = 0;
             for (Key input : unfused.dependencies(key)) {
-                if (!tasks.contains(input)) {
+                if (foldedInto(input)) {
                     bytes += ask != null && deferred.contains(input) && depth < DEEPEST_PARTS ? part(input, ask, depth)
                             : ceilDivide(folded.get(input)[0], Math.max(1, unfused.dependents(input).size()));
                 }

@@ -90,7 +90,7 @@ public final class SharedReads {
             }
             List<Task> parts = keys.stream().map(graph::task).toList();
             Scoping enclosing = parts.getFirst() instanceof Task.Call first ? first.function().scoping() : null;
-            changed.put(host, Task.call(new Together(shared, enclosing), parts.toArray()));
+            changed.put(host, Task.call(new Together(shared, enclosing, List.copyOf(keys)), parts.toArray()));
             for (int share = 0; share < keys.size(); share++) {
                 Key key = keys.get(share);
                 Task item = Task.call(new Item(share), Task.ref(host));
@@ -109,6 +109,14 @@ public final class SharedReads {
             }
         }
         return Rewrites.rebuild(graph, changed, removed);
+    }
+
+    /**
+     * The keys of the tasks merged into {@code task} (its own among them), or none where it is not
+     * a merged task: a memory plan counts their work in it rather than in their readers.
+     */
+    public static List<Key> mergedKeys(Task task) {
+        return task instanceof Task.Call call && call.function() instanceof Together together ? together.parts() : List.of();
     }
 
     /** The stored reads inside a fused task that reads no key, in order, repeats included. */
@@ -132,7 +140,7 @@ public final class SharedReads {
      * The merged task: its arguments are its parts, each evaluated in its own scope; around them, in
      * a scope of the first part's kind, the shared reads are made whole once.
      */
-    record Together(List<ProducerCall> shared, Scoping enclosing) implements TaskFunction, Scoping {
+    record Together(List<ProducerCall> shared, Scoping enclosing, List<Key> parts) implements TaskFunction, Scoping {
         @Serial
         private static final long serialVersionUID = 1L;
 
