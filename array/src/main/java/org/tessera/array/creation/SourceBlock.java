@@ -50,10 +50,7 @@ final class SourceBlock implements DeferredBlock {
                 return box(slab, 1, partStart, partShape);
             }
         }
-        if (whole == null) {
-            // Kept across the parts asked, so it must outlive the reader's strips, but not its task.
-            whole = Scratch.forTask(() -> source.read(start, shape));
-        }
+        keepWhole();
         return box(whole, 0, partStart, partShape);
     }
 
@@ -77,7 +74,11 @@ final class SourceBlock implements DeferredBlock {
         slabs.ifPresent(Scratch::closeAtTaskEnd);
     }
 
-    /** Read whole once, in the task's memory, for the several readers in the task that ask parts of it. */
+    /**
+     * Read whole once, in the task's memory, for the several readers in the task that ask parts of
+     * it, or for the boxes a reader asks that slabs do not serve: kept across the parts asked, it
+     * must outlive the reader's strips, but not its task.
+     */
     @Override
     public void keepWhole() throws Exception {
         if (whole == null) {
