@@ -14,6 +14,7 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Tokens;
 import org.tessera.array.blockwise.DeferredBlock;
+import org.tessera.array.blockwise.DefersOneBlock;
 import org.tessera.array.blockwise.ReadsDeferredBlocks;
 import org.tessera.array.chunks.ChunkNormalization;
 import org.tessera.array.chunks.ChunkSpec;
@@ -428,7 +429,7 @@ public final class Rechunk {
      * Of a deferred block (a random block, say) it is a deferred box, which computes only what its
      * reader asks, so a rechunk of such an array never makes an old block whole.
      */
-    record Slice(long[] from, long[] length, boolean copy) implements TaskFunction, Deferring {
+    record Slice(long[] from, long[] length, boolean copy) implements DefersOneBlock {
         @Serial
         private static final long serialVersionUID = 1L;
 
@@ -446,18 +447,8 @@ public final class Rechunk {
         }
 
         @Override
-        public boolean acceptsDeferred(int position) {
-            return position == 0;
-        }
-
-        @Override
-        public Object applyDeferring(List<Object> arguments) {
-            return arguments.getFirst() instanceof DeferredBlock block ? new DeferredBox(block, from, length) : apply(arguments);
-        }
-
-        @Override
-        public boolean defersCheaply() {
-            return true;
+        public DeferredBlock deferred(DeferredBlock block) {
+            return new DeferredBox(block, from, length);
         }
 
         @Override

@@ -6,8 +6,7 @@ import java.util.List;
 
 import org.tessera.array.Blocks;
 import org.tessera.array.blockwise.DeferredBlock;
-import org.tessera.graph.Deferring;
-import org.tessera.graph.TaskFunction;
+import org.tessera.array.blockwise.DefersOneBlock;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.index.Indexing;
@@ -23,7 +22,7 @@ import org.tessera.ndarray.memory.Scratch;
  * @param axis      the gathered axis
  * @param positions the distinct points within the block along {@code axis}, increasing
  */
-record PickRows(int axis, long[] positions) implements TaskFunction, Deferring {
+record PickRows(int axis, long[] positions) implements DefersOneBlock {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -37,18 +36,8 @@ record PickRows(int axis, long[] positions) implements TaskFunction, Deferring {
     }
 
     @Override
-    public boolean acceptsDeferred(int position) {
-        return position == 0;
-    }
-
-    @Override
-    public Object applyDeferring(List<Object> arguments) {
-        return arguments.getFirst() instanceof DeferredBlock block ? new Picked(block, axis, positions) : apply(arguments);
-    }
-
-    @Override
-    public boolean defersCheaply() {
-        return true;
+    public DeferredBlock deferred(DeferredBlock block) {
+        return new Picked(block, axis, positions);
     }
 
     @Override
