@@ -14,7 +14,6 @@ import org.tessera.array.chunks.Chunks;
 import org.tessera.array.plan.Footprints;
 import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferring;
-import org.tessera.graph.Task;
 import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.BlockwiseArgument;
 import org.tessera.graph.layer.BlockwiseLayer;
@@ -70,21 +69,21 @@ public final class CreationLayer {
     }
 
     /**
-     * Where {@code array} is read from a source block by block, and the block at {@code index} is
+     * Whether {@code array} is read from a source block by block and the block at {@code index} is
      * one a reader can take rows of in slabs ({@link RegionSource#slabs}: a region inside one stored
      * chunk of a codec that decodes ranges, in a store where reading a chunk again costs no
-     * transfer), the task that reads that block: a reader that nests it in its own task and takes its
-     * result deferred reads only the rows it asks, where a reference to the block's own task would
-     * make the block whole first.
+     * transfer): a reader that nests the block's read task in its own and takes its result deferred
+     * then reads only the rows it asks, where a reference to the block's own task would make the
+     * block whole first.
      */
-    public static Optional<Task> slabReadTask(ChunkedArray array, int[] index) {
+    public static boolean readsInSlabs(ChunkedArray array, int[] index) {
         if (!(array.graph().layer(array.name()) instanceof BlockwiseLayer layer) || !(layer.function() instanceof MakeBlock make)
                 || !(make.maker() instanceof SourceBlocks blocks) || !blocks.source().readsSlabs() || !blocks.source().rereadsCheaply()) {
-            return Optional.empty();
+            return false;
         }
         Optional<RegionSource.SlabReader> reader = blocks.source().slabs(array.chunks().blockStart(index), array.chunks().blockShape(index));
         reader.ifPresent(RegionSource.SlabReader::close);
-        return reader.map(ignored -> layer.task(array.key(index)));
+        return reader.isPresent();
     }
 
     /** How a reader that takes the blocks deferred gets a part of one: made box by box, read in slabs or made whole. */

@@ -278,7 +278,7 @@ public final class Rechunk {
         COPIES,
         /**
          * Each piece, whole rows of a stored block, is read by the new block's task itself, in slabs
-         * that decode only those rows (see {@link CreationLayer#slabReadTask}): no old block is made
+         * that decode only those rows (see {@link CreationLayer#readsInSlabs}): no old block is made
          * whole, and none is held.
          */
         READ_ROWS
@@ -381,7 +381,7 @@ public final class Rechunk {
             }
         }
         boolean[] readable = {true};
-        BlockGrid.forEach(source.blockCounts(), index -> readable[0] &= CreationLayer.slabReadTask(array, index.clone()).isPresent());
+        BlockGrid.forEach(source.blockCounts(), index -> readable[0] &= CreationLayer.readsInSlabs(array, index.clone()));
         return readable[0];
     }
 
@@ -410,7 +410,9 @@ public final class Rechunk {
             long[] blockShape = array.chunks().blockShape(block);
             boolean whole = Arrays.equals(length, blockShape);
             if (pieces == Pieces.READ_ROWS) {
-                return Task.call(new Slice(from.clone(), length.clone(), false), CreationLayer.slabReadTask(array, block.clone()).orElseThrow());
+                // The old block's read itself, nested here: readsRowsInSlabs found every old block readable in slabs.
+                Task read = array.graph().layer(array.name()).task(array.key(block.clone()));
+                return Task.call(new Slice(from.clone(), length.clone(), false), read);
             }
             return Task.call(new Slice(from.clone(), length.clone(), pieces == Pieces.COPIES && !whole), array.key(block.clone()));
         }
