@@ -1,11 +1,15 @@
 package org.tessera.ndarray.ufunc;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.List;
 
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.error.ShapeMismatchException;
 import org.tessera.ndarray.iteration.Operand;
 import org.tessera.ndarray.iteration.StridedIteration;
+import org.tessera.ndarray.join.Joining;
 import org.tessera.ndarray.layout.Shapes;
 
 /**
@@ -253,6 +257,61 @@ public final class Reductions {
                 offsets[0] = result.byteOffset() + start + (position - 1) * runBytes;
                 offsets[1] = input.byteOffset() + start + position * runBytes;
                 offsets[2] = result.byteOffset() + start + position * runBytes;
+                loop.contiguous().run(segments, offsets, run);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * The last slice along {@code axis} of {@code ufunc.accumulate(x, axis)} continued from
+     * {@code carry} (the running total before x's first slice, a slice of x's shape with the axis of
+     * length 1; null to begin with x's first slice), with the axis kept at length 1. The same
+     * operations, element by element in the same order, as the whole scan's, so the values are its
+     * last slice's bit for bit; where x qualifies for {@link #accumulateRuns} they fold into the
+     * one slice instead of writing every slice of the scan (a running total read only at its end,
+     * as {@code x.cumsum(0)[-1]} reads it).
+     */
+    public static NDArray accumulateLast(Ufunc ufunc, NDArray x, int axis, NDArray carry) {
+        int normalized = Shapes.normalizeAxis(axis, Math.max(x.ndim(), 1));
+        long[] lastShape = x.ndim() == 0 ? new long[] {1} : x.shape();
+        long length = lastShape[normalized];
+        lastShape[normalized] = 1;
+        if (carry != null && !Arrays.equals(carry.shape(), lastShape)) {
+            throw new ShapeMismatchException("the running total of shape " + Shapes.format(carry.shape()) + " does not continue a scan along axis "
+                    + axis + " of shape " + Shapes.format(x.shape()) + ": it must have shape " + Shapes.format(lastShape));
+        }
+        Loop loop = reductionLoop(ufunc, x.dtype(), null);
+        DType computed = loop.outputs().getFirst();
+        long outer = 1;
+        for (int before = 0; before < normalized; before++) {
+            outer *= x.shape(before);
+        }
+        long run = Shapes.size(lastShape) / Math.max(outer, 1);
+        boolean runs = loop.contiguous() != null && x.dtype() == computed && (computed == DType.FLOAT64 || computed == DType.INT64)
+                && x.ndim() > 0 && x.isCContiguous() && run >= SHORTEST_RUN && length > 0
+                && (carry == null || carry.dtype() == computed && carry.isCContiguous());
+        if (!runs) {
+            NDArray scanned = accumulate(ufunc, carry == null ? x : Joining.concatenate(List.of(carry, x), normalized), normalized, null);
+            return scanned.slice(normalized, scanned.shape(normalized) - 1, 1, 1).reshape(lastShape);
+        }
+        NDArray result = NDArray.empty(computed, lastShape);
+        long runBytes = run * computed.byteSize();
+        MemorySegment[] segments = {result.segment(), x.segment(), result.segment()};
+        long[] offsets = new long[3];
+        for (long block = 0; block < outer; block++) {
+            long resultStart = result.byteOffset() + block * runBytes;
+            long start = x.byteOffset() + block * length * runBytes;
+            long first = carry == null ? 1 : 0;
+            if (carry == null) {
+                MemorySegment.copy(x.segment(), start, result.segment(), resultStart, runBytes);
+            } else {
+                MemorySegment.copy(carry.segment(), carry.byteOffset() + block * runBytes, result.segment(), resultStart, runBytes);
+            }
+            for (long position = first; position < length; position++) {
+                offsets[0] = resultStart;
+                offsets[1] = start + position * runBytes;
+                offsets[2] = resultStart;
                 loop.contiguous().run(segments, offsets, run);
             }
         }

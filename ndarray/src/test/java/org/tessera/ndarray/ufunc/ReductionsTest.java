@@ -137,4 +137,60 @@ class ReductionsTest {
         assertArrayEquals(new long[] {0, 2, 3, 5}, Flat.longs(Ufuncs.MAXIMUM.reduceat(x, new long[] {0, 1}, 1)));
         assertArrayEquals(new long[] {2, 3, 3}, Ufuncs.ADD.outer(x, NDArrays.arange(3)).shape());
     }
+
+    /** Irregular float64 values (no two sums of a few of them round alike) in {@code shape}. */
+    private static NDArray irregular(long... shape) {
+        long size = 1;
+        for (long length : shape) {
+            size *= length;
+        }
+        return Ufuncs.SIN.apply(Ufuncs.MULTIPLY.apply(NDArrays.arange(size), 0.37)).reshape(shape);
+    }
+
+    private static void assertSameBits(NDArray expected, NDArray actual, String what) {
+        assertArrayEquals(expected.shape(), actual.shape(), what);
+        NDArray flatExpected = expected.reshape(-1), flatActual = actual.reshape(-1);
+        for (long position = 0; position < expected.size(); position++) {
+            assertEquals(Double.doubleToRawLongBits(flatExpected.getDouble(position)), Double.doubleToRawLongBits(flatActual.getDouble(position)),
+                    what + " at " + position);
+        }
+    }
+
+    @Test
+    void theLastSliceOfAScanContinuedFromACarryIsTheWholeScansBitForBit() {
+        NDArray x = irregular(6, 40, 33);
+        for (Ufunc ufunc : new Ufunc[] {Ufuncs.ADD, Ufuncs.MULTIPLY}) {
+            NDArray values = ufunc == Ufuncs.MULTIPLY ? Ufuncs.ADD.apply(x, 1.0) : x;
+            for (int axis = 0; axis < 3; axis++) {
+                NDArray whole = Reductions.accumulate(ufunc, values, axis, null);
+                NDArray expected = whole.slice(axis, values.shape(axis) - 1, 1, 1);
+                long split = values.shape(axis) / 2;
+                NDArray carry = Reductions.accumulateLast(ufunc, values.slice(axis, 0, 1, split), axis, null);
+                NDArray actual = Reductions.accumulateLast(ufunc, values.slice(axis, split, 1, values.shape(axis) - split).copy(), axis, carry);
+                String what = ufunc.name() + " along axis " + axis;
+                assertSameBits(whole.slice(axis, split - 1, 1, 1), carry, what + ", first half");
+                assertSameBits(expected, actual, what);
+            }
+        }
+    }
+
+    @Test
+    void theLastSliceOfAnIntegerOrStridedScanIsTheWholeScans() {
+        NDArray ints = NDArrays.arange(5 * 20).reshape(5, 20).astype(DType.INT32);
+        NDArray carry = Reductions.accumulateLast(Ufuncs.ADD, ints.slice(0, 0, 1, 2), 0, null);
+        NDArray last = Reductions.accumulateLast(Ufuncs.ADD, ints.slice(0, 2, 1, 3), 0, carry);
+        NDArray whole = Reductions.accumulate(Ufuncs.ADD, ints, 0, null);
+        assertArrayEquals(Flat.longs(whole.slice(0, 4, 1, 1).astype(DType.INT64)), Flat.longs(last.astype(DType.INT64)));
+        NDArray strided = irregular(8, 50).slice(1, 0, 2, 25);
+        assertSameBits(Reductions.accumulate(Ufuncs.ADD, strided, 0, null).slice(0, 7, 1, 1),
+                Reductions.accumulateLast(Ufuncs.ADD, strided, 0, null), "every other column");
+    }
+
+    @Test
+    void aRunningTotalOfTheWrongShapeIsRefusedNamingBothShapes() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> Reductions.accumulateLast(Ufuncs.ADD, irregular(4, 30), 0, irregular(1, 29)));
+        assertTrue(refused.getMessage().contains("(1,29)") && refused.getMessage().contains("(4,30)") && refused.getMessage().contains("(1,30)"),
+                refused.getMessage());
+    }
 }
