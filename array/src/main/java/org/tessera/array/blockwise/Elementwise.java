@@ -124,7 +124,13 @@ public final class Elementwise {
 
         /** Whether any operand is a block of another family than NDArray. */
         private static boolean hasOtherFamilies(List<Object> operands) {
-            return operands.stream().anyMatch(operand -> operand instanceof AnyArray<?> && !(operand instanceof NDArray));
+            // A loop, not a stream: this runs once per block, and a stream's set-up costs more than a small block's ufunc (W5).
+            for (Object operand : operands) {
+                if (operand instanceof AnyArray<?> && !(operand instanceof NDArray)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
