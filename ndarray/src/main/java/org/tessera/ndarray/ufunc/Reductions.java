@@ -2,14 +2,12 @@ package org.tessera.ndarray.ufunc;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.List;
 
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.error.ShapeMismatchException;
 import org.tessera.ndarray.iteration.Operand;
 import org.tessera.ndarray.iteration.StridedIteration;
-import org.tessera.ndarray.join.Joining;
 import org.tessera.ndarray.layout.Shapes;
 
 /**
@@ -292,8 +290,7 @@ public final class Reductions {
                 && x.ndim() > 0 && x.isCContiguous() && run >= SHORTEST_RUN && length > 0
                 && (carry == null || carry.dtype() == computed && carry.isCContiguous());
         if (!runs) {
-            NDArray scanned = accumulate(ufunc, carry == null ? x : Joining.concatenate(List.of(carry, x), normalized), normalized, null);
-            return scanned.slice(normalized, scanned.shape(normalized) - 1, 1, 1).reshape(lastShape);
+            return foldSlices(loop, x.ndim() == 0 ? x.reshape(1) : x, normalized, carry).reshape(lastShape);
         }
         NDArray result = NDArray.empty(computed, lastShape);
         long runBytes = run * computed.byteSize();
@@ -314,6 +311,30 @@ public final class Reductions {
                 offsets[2] = resultStart;
                 loop.contiguous().run(segments, offsets, run);
             }
+        }
+        return result;
+    }
+
+    /**
+     * {@link #accumulateLast} slice by slice through the elementwise loop, for any dtype and layout:
+     * each element folded in the scan's order, the running total first.
+     */
+    private static NDArray foldSlices(Loop loop, NDArray x, int axis, NDArray carry) {
+        long length = x.shape(axis);
+        long[] slice = new long[x.ndim() - 1];
+        for (int from = 0, to = 0; from < x.ndim(); from++) {
+            if (from != axis) {
+                slice[to++] = x.shape(from);
+            }
+        }
+        if (carry == null && length == 0) {
+            throw new IllegalArgumentException("no slice to fold: shape " + Shapes.format(x.shape()) + " is empty along axis " + axis);
+        }
+        NDArray result = NDArray.empty(loop.outputs().getFirst(), slice);
+        result.assign(carry == null ? x.take(axis, 0) : carry.reshape(slice));
+        NDArray[] outputs = {result};
+        for (long position = carry == null ? 1 : 0; position < length; position++) {
+            Elementwise.run(loop, new NDArray[] {result, x.take(axis, position)}, outputs, null, slice);
         }
         return result;
     }
