@@ -211,10 +211,10 @@ public final class CumulativeScan {
         }
 
         /**
-         * A part of a deferred scan also scans the slices before it in strips of up to
+         * A part of a deferred scan also folds the slices before it in strips of up to
          * {@value DeferredBlock#STRIP_ELEMENTS} elements, or a slice, and at most the block: each
-         * strip, the running total joined to it and their scan, in a scratch, and each strip's
-         * running total kept outside it.
+         * strip and the slice it folds onto, in a scratch, and each strip's running total kept
+         * outside it.
          */
         @Override
         public long partBytes(Key key, long partBytes) {
@@ -222,7 +222,7 @@ public final class CumulativeScan {
             long slice = sliceBytes(key);
             long strip = Math.min(block, Math.max(DeferredBlock.STRIP_ELEMENTS * itemSize, slice));
             long totals = (Math.ceilDiv(block, Math.max(1, strip)) + 1) * slice;
-            return bytes(key, partBytes) + LayerMemory.inScratch(3 * (strip + slice)) + totals;
+            return bytes(key, partBytes) + LayerMemory.inScratch(strip + slice) + totals;
         }
 
         private long blockBytes(Key key) {
@@ -238,9 +238,9 @@ public final class CumulativeScan {
     /**
      * The working memory of a task that takes the last slice of a block's scan: the combine with a
      * carry and its cast back (a slice each). Of a scan that stays deferred ({@link DeferredScan}),
-     * the slices before the last are scanned in strips in a scratch the task borrows (each strip,
-     * its scan and its scan continued from the total: new slabs when no scratch is idle), and the
-     * last slice continues the running total (their join, its scan, the total kept).
+     * the slices before the last are folded in strips in a scratch the task borrows (each strip and
+     * the slice it folds onto: new slabs when no scratch is idle), and the last slice continues the
+     * running total (their join, its scan, the total kept).
      *
      * @param blocks   the scan's blocks, at the task's key
      * @param axis     the axis scanned
@@ -288,7 +288,7 @@ public final class CumulativeScan {
                 return 5 * resultBytes;
             }
             long strip = Math.min(LayerMemory.elements(blocks, key), DeferredBlock.STRIP_ELEMENTS) * itemSize;
-            return 5 * resultBytes + LayerMemory.inScratch(3 * strip);
+            return 5 * resultBytes + LayerMemory.inScratch(strip + resultBytes);
         }
     }
 

@@ -91,12 +91,12 @@ final class DeferredScan implements DeferredBlock {
     }
 
     /**
-     * The last slice of the scan of {@code values} continued from {@code total}: a sum or product
-     * folds the slices onto one (the scan's operations in its order, without writing its other
-     * slices, a third of {@code y.cumsum(0)[-1].sum()}'s time); a scan that skips NaN scans.
+     * The last slice of the scan of {@code values} continued from {@code total}: the slices folded
+     * onto one, the scan's operations in its order, without writing its other slices (a third of
+     * {@code y.cumsum(0)[-1].sum()}'s time). Only sums and products stay deferred, and neither skips NaN.
      */
     private NDArray lastOn(NDArray total, NDArray values) {
-        return kind.skipNan ? lastSlice(scanOn(total, values)) : Reductions.accumulateLast(kind.combine, values, axis, total);
+        return Reductions.accumulateLast(kind.combine, values, axis, total);
     }
 
     /** The scan of {@code values} continued from the running total {@code total} (one slice along the axis), or begun when it is null. */
