@@ -9,9 +9,9 @@ import org.tessera.ndarray.memory.Scratch;
 import org.tessera.ndarray.ufunc.Reductions;
 
 /**
- * The scan of a block not computed yet, along one axis, itself deferred: a part of it scans the
- * block's slices before the part in strips, keeping only the running total, then scans the part on
- * from that total. The strips go through scratch memory, so the scan's last slice of a block (all a
+ * The scan of a block not computed yet, along one axis, itself deferred: a part of it folds the
+ * block's slices before the part onto the running total in strips, keeping only that total, then
+ * scans the part on from it. The strips go through scratch memory, so the scan's last slice of a block (all a
  * cumulative sum's carry, or {@code x.cumsum(0)[-1]}, reads of it) costs one pass over the block in
  * cache and no block-sized memory. Each slice is folded onto the running total as the whole block's
  * scan folds it, so the values are the whole scan's, bit for bit.
@@ -58,7 +58,7 @@ final class DeferredScan implements DeferredBlock {
                 before[axis] = position;
                 stripShape[axis] = Math.min(stripSlices, start[axis] - position);
                 NDArray carried = total;
-                // The strip's scan lives in scratch memory; only its last slice, the new running total, is kept.
+                // The strip and its fold live in scratch memory; only the fold, the new running total, is kept.
                 NDArray last = scratch.call(() -> lastOn(carried, block.part(before, stripShape)));
                 total = Scratch.outside(last::copy);
                 scratch.reset();
