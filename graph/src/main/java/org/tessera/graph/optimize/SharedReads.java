@@ -38,8 +38,8 @@ public final class SharedReads {
     private SharedReads() {
     }
 
-    /** The reads a task in {@link Together} shares, while its parts run on this thread. */
-    private static final ThreadLocal<Map<ProducerCall, Object>> SHARED = new ThreadLocal<>();
+    /** The reads a task in {@link Together} shares, bound while its parts run. */
+    private static final ScopedValue<Map<ProducerCall, Object>> SHARED = ScopedValue.newInstance();
 
     /** A producer applied to its arguments: equal when the function is and the arguments hold the same values. */
     public record ProducerCall(TaskFunction function, List<Object> arguments) implements java.io.Serializable {
@@ -60,8 +60,11 @@ public final class SharedReads {
 
     /** The value of a read that the running task shares, or null. */
     static Object lookup(TaskFunction producer, List<Object> arguments) {
+        if (!SHARED.isBound()) {
+            return null;
+        }
         Map<ProducerCall, Object> shared = SHARED.get();
-        return shared == null || shared.isEmpty() ? null : shared.get(new ProducerCall(producer, arguments));
+        return shared.isEmpty() ? null : shared.get(new ProducerCall(producer, arguments));
     }
 
     /** {@code graph} with the tasks that read the same stored blocks merged; the keys in {@code keep} keep their values. */
@@ -164,17 +167,7 @@ public final class SharedReads {
                 }
                 values.put(read, value);
             }
-            Map<ProducerCall, Object> outer = SHARED.get();
-            SHARED.set(values);
-            try {
-                return task.call();
-            } finally {
-                if (outer == null) {
-                    SHARED.remove();
-                } else {
-                    SHARED.set(outer);
-                }
-            }
+            return ScopedValue.where(SHARED, values).call(task::call);
         }
 
         @Override
