@@ -199,7 +199,7 @@ public final class Reductions {
         DType computed = loop.outputs().getFirst();
         int normalized = Shapes.normalizeAxis(axis, Math.max(x.ndim(), 1));
         NDArray input = x.ndim() == 0 ? x.reshape(1) : x;
-        NDArray byRuns = accumulateRuns(loop, input, normalized);
+        NDArray byRuns = scanRuns(loop, input, normalized, null, false);
         if (byRuns != null) {
             return byRuns;
         }
@@ -221,15 +221,18 @@ public final class Reductions {
 
     /**
      * The scan of a C-contiguous float64 or int64 operand along an axis followed by runs of at least
-     * {@link #SHORTEST_RUN} elements, run by run: the first run is copied, and each next one is the
-     * previous result combined with the input's run through the loop's contiguous kernel. These are
-     * the fold's operations, element by element in the same order, but over whole runs, where the fold
-     * steps through each column alone (with the scanned axis first, across rows of memory); null when
-     * the operand does not qualify.
+     * {@link #SHORTEST_RUN} elements, run by run: the first run is copied (or, continuing from
+     * {@code carry}, combined with the carry's), and each next one is the previous result combined
+     * with the input's run through the loop's contiguous kernel. These are the fold's operations,
+     * element by element in the same order, but over whole runs, where the fold steps through each
+     * column alone (with the scanned axis first, across rows of memory). Every slice of the scan, or
+     * where {@code lastOnly} the last alone, each run folded onto one; null when the operand (or the
+     * carry) does not qualify.
      */
-    private static NDArray accumulateRuns(Loop loop, NDArray input, int axis) {
+    private static NDArray scanRuns(Loop loop, NDArray input, int axis, NDArray carry, boolean lastOnly) {
         DType computed = loop.outputs().getFirst();
-        if (loop.contiguous() == null || input.dtype() != computed || computed != DType.FLOAT64 && computed != DType.INT64 || !input.isCContiguous()) {
+        if (loop.contiguous() == null || input.dtype() != computed || computed != DType.FLOAT64 && computed != DType.INT64 || !input.isCContiguous()
+                || carry != null && (carry.dtype() != computed || !carry.isCContiguous())) {
             return null;
         }
         long outer = 1;
@@ -244,17 +247,29 @@ public final class Reductions {
         if (run < SHORTEST_RUN || outer * length == 0) {
             return null;
         }
-        NDArray result = NDArray.empty(computed, input.shape());
+        long[] shape = input.shape();
+        if (lastOnly) {
+            shape[axis] = 1;
+        }
+        NDArray result = NDArray.empty(computed, shape);
         long runBytes = run * computed.byteSize();
+        long resultLength = lastOnly ? 1 : length;
         MemorySegment[] segments = {result.segment(), input.segment(), result.segment()};
         long[] offsets = new long[3];
         for (long block = 0; block < outer; block++) {
             long start = block * length * runBytes;
-            MemorySegment.copy(input.segment(), input.byteOffset() + start, result.segment(), result.byteOffset() + start, runBytes);
-            for (long position = 1; position < length; position++) {
-                offsets[0] = result.byteOffset() + start + (position - 1) * runBytes;
+            long resultStart = result.byteOffset() + block * resultLength * runBytes;
+            if (carry == null) {
+                MemorySegment.copy(input.segment(), input.byteOffset() + start, result.segment(), resultStart, runBytes);
+            } else {
+                MemorySegment.copy(carry.segment(), carry.byteOffset() + block * runBytes, result.segment(), resultStart, runBytes);
+            }
+            for (long position = carry == null ? 1 : 0; position < length; position++) {
+                long previous = lastOnly || position == 0 ? 0 : position - 1;
+                long at = lastOnly ? 0 : position;
+                offsets[0] = resultStart + previous * runBytes;
                 offsets[1] = input.byteOffset() + start + position * runBytes;
-                offsets[2] = result.byteOffset() + start + position * runBytes;
+                offsets[2] = resultStart + at * runBytes;
                 loop.contiguous().run(segments, offsets, run);
             }
         }
@@ -266,53 +281,22 @@ public final class Reductions {
      * {@code carry} (the running total before x's first slice, a slice of x's shape with the axis of
      * length 1; null to begin with x's first slice), with the axis kept at length 1. The same
      * operations, element by element in the same order, as the whole scan's, so the values are its
-     * last slice's bit for bit; where x qualifies for {@link #accumulateRuns} they fold into the
+     * last slice's bit for bit; where x qualifies for {@link #scanRuns} they fold into the
      * one slice instead of writing every slice of the scan (a running total read only at its end,
      * as {@code x.cumsum(0)[-1]} reads it).
      */
     public static NDArray accumulateLast(Ufunc ufunc, NDArray x, int axis, NDArray carry) {
         int normalized = Shapes.normalizeAxis(axis, Math.max(x.ndim(), 1));
         long[] lastShape = x.ndim() == 0 ? new long[] {1} : x.shape();
-        long length = lastShape[normalized];
         lastShape[normalized] = 1;
         if (carry != null && !Arrays.equals(carry.shape(), lastShape)) {
             throw new ShapeMismatchException("the running total of shape " + Shapes.format(carry.shape()) + " does not continue a scan along axis "
                     + axis + " of shape " + Shapes.format(x.shape()) + ": it must have shape " + Shapes.format(lastShape));
         }
         Loop loop = reductionLoop(ufunc, x.dtype(), null);
-        DType computed = loop.outputs().getFirst();
-        long outer = 1;
-        for (int before = 0; before < normalized; before++) {
-            outer *= x.shape(before);
-        }
-        long run = Shapes.size(lastShape) / Math.max(outer, 1);
-        boolean runs = loop.contiguous() != null && x.dtype() == computed && (computed == DType.FLOAT64 || computed == DType.INT64)
-                && x.ndim() > 0 && x.isCContiguous() && run >= SHORTEST_RUN && length > 0
-                && (carry == null || carry.dtype() == computed && carry.isCContiguous());
-        if (!runs) {
-            return foldSlices(loop, x.ndim() == 0 ? x.reshape(1) : x, normalized, carry).reshape(lastShape);
-        }
-        NDArray result = NDArray.empty(computed, lastShape);
-        long runBytes = run * computed.byteSize();
-        MemorySegment[] segments = {result.segment(), x.segment(), result.segment()};
-        long[] offsets = new long[3];
-        for (long block = 0; block < outer; block++) {
-            long resultStart = result.byteOffset() + block * runBytes;
-            long start = x.byteOffset() + block * length * runBytes;
-            long first = carry == null ? 1 : 0;
-            if (carry == null) {
-                MemorySegment.copy(x.segment(), start, result.segment(), resultStart, runBytes);
-            } else {
-                MemorySegment.copy(carry.segment(), carry.byteOffset() + block * runBytes, result.segment(), resultStart, runBytes);
-            }
-            for (long position = first; position < length; position++) {
-                offsets[0] = resultStart;
-                offsets[1] = start + position * runBytes;
-                offsets[2] = resultStart;
-                loop.contiguous().run(segments, offsets, run);
-            }
-        }
-        return result;
+        NDArray input = x.ndim() == 0 ? x.reshape(1) : x;
+        NDArray byRuns = scanRuns(loop, input, normalized, carry, true);
+        return (byRuns != null ? byRuns : foldSlices(loop, input, normalized, carry)).reshape(lastShape);
     }
 
     /**
