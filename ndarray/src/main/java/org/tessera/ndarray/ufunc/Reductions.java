@@ -296,29 +296,32 @@ public final class Reductions {
         Loop loop = reductionLoop(ufunc, x.dtype(), null);
         NDArray input = x.ndim() == 0 ? x.reshape(1) : x;
         NDArray byRuns = scanRuns(loop, input, normalized, carry, true);
-        return (byRuns != null ? byRuns : foldSlices(loop, input, normalized, carry)).reshape(lastShape);
+        return (byRuns != null ? byRuns : scanLastByFold(ufunc, loop, input, normalized, carry)).reshape(lastShape);
     }
 
     /**
-     * {@link #accumulateLast} slice by slice through the elementwise loop, for any dtype and layout:
-     * each element folded in the scan's order, the running total first.
+     * {@link #accumulateLast} for any dtype and layout: each kept position's line scanned by the
+     * fold that {@link #accumulate} scans it with, begun from the carry's element as a scan of the
+     * carry joined to the line would begin, every step written to one element, so the last stays.
      */
-    private static NDArray foldSlices(Loop loop, NDArray x, int axis, NDArray carry) {
-        long length = x.shape(axis);
-        long[] slice = new long[x.ndim() - 1];
-        for (int from = 0, to = 0; from < x.ndim(); from++) {
-            if (from != axis) {
-                slice[to++] = x.shape(from);
-            }
-        }
-        if (carry == null && length == 0) {
+    private static NDArray scanLastByFold(Ufunc ufunc, Loop loop, NDArray x, int axis, NDArray carry) {
+        if (carry == null && x.shape(axis) == 0) {
             throw new IllegalArgumentException("no slice to fold: shape " + Shapes.format(x.shape()) + " is empty along axis " + axis);
         }
-        NDArray result = NDArray.empty(loop.outputs().getFirst(), slice);
-        result.assign(carry == null ? x.take(axis, 0) : carry.reshape(slice));
-        NDArray[] outputs = {result};
-        for (long position = carry == null ? 1 : 0; position < length; position++) {
-            Elementwise.run(loop, new NDArray[] {result, x.take(axis, position)}, outputs, null, slice);
+        DType computed = loop.outputs().getFirst();
+        Axes axes = Axes.of(new int[] {axis}, x.ndim());
+        NDArray rows = axes.asRows(x, computed);
+        NDArray carried = carry == null ? null : axes.asRows(carry, computed);
+        NDArray result = NDArray.empty(computed, rows.shape(0));
+        RowFold fold = new RowFold(ufunc, loop);
+        long itemSize = computed.byteSize();
+        for (long row = 0; row < rows.shape(0); row++) {
+            long target = result.byteOffset() + row * itemSize;
+            fold.reset();
+            if (carried != null) {
+                fold.scan(carried.segment(), carried.byteOffset() + row * carried.byteStride(0), 0, 1, result.segment(), target, 0);
+            }
+            fold.scan(rows.segment(), rows.byteOffset() + row * rows.byteStride(0), rows.byteStride(1), rows.shape(1), result.segment(), target, 0);
         }
         return result;
     }

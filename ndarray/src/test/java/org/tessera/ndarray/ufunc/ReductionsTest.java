@@ -181,6 +181,10 @@ class ReductionsTest {
         NDArray last = Reductions.accumulateLast(Ufuncs.ADD, ints.slice(0, 2, 1, 3), 0, carry);
         NDArray whole = Reductions.accumulate(Ufuncs.ADD, ints, 0, null);
         assertArrayEquals(Flat.longs(whole.slice(0, 4, 1, 1).astype(DType.INT64)), Flat.longs(last.astype(DType.INT64)));
+        NDArray singles = irregular(9, 40).astype(DType.FLOAT32);
+        NDArray singlesCarry = Reductions.accumulateLast(Ufuncs.ADD, singles.slice(0, 0, 1, 4), 0, null);
+        assertSameBits(Reductions.accumulate(Ufuncs.ADD, singles, 0, null).slice(0, 8, 1, 1).astype(DType.FLOAT64),
+                Reductions.accumulateLast(Ufuncs.ADD, singles.slice(0, 4, 1, 5), 0, singlesCarry).astype(DType.FLOAT64), "float32");
         NDArray strided = irregular(8, 50).slice(1, 0, 2, 25);
         assertSameBits(Reductions.accumulate(Ufuncs.ADD, strided, 0, null).slice(0, 7, 1, 1),
                 Reductions.accumulateLast(Ufuncs.ADD, strided, 0, null), "every other column");
@@ -192,5 +196,30 @@ class ReductionsTest {
                 () -> Reductions.accumulateLast(Ufuncs.ADD, irregular(4, 30), 0, irregular(1, 29)));
         assertTrue(refused.getMessage().contains("(1,29)") && refused.getMessage().contains("(4,30)") && refused.getMessage().contains("(1,30)"),
                 refused.getMessage());
+    }
+
+    @Test
+    void theLastSliceOfAComplexProductWithInfinitiesIsTheWholeScans() {
+        double inf = Double.POSITIVE_INFINITY;
+        double[][] parts = {{inf, 0}, {0, 1}, {-inf, 2}, {1e30, -1e30}, {0, 0}, {Double.NaN, 1}, {3, inf}, {-2, 0.5}};
+        for (DType dtype : new DType[] {DType.COMPLEX64, DType.COMPLEX128}) {
+            NDArray values = NDArrays.zeros(dtype, parts.length, 3);
+            for (int row = 0; row < parts.length; row++) {
+                for (int column = 0; column < 3; column++) {
+                    double[] part = parts[(row + 3 * column) % parts.length];
+                    values.setComplex(new org.tessera.ndarray.dtype.Complex(part[0], part[1]), row, column);
+                }
+            }
+            for (Ufunc ufunc : new Ufunc[] {Ufuncs.MULTIPLY, Ufuncs.ADD}) {
+                NDArray whole = Reductions.accumulate(ufunc, values, 0, null);
+                NDArray carry = Reductions.accumulateLast(ufunc, values.slice(0, 0, 1, 3), 0, null);
+                NDArray last = Reductions.accumulateLast(ufunc, values.slice(0, 3, 1, parts.length - 3), 0, carry);
+                for (int column = 0; column < 3; column++) {
+                    String what = dtype + " " + ufunc.name() + " column " + column;
+                    assertEquals(whole.getComplex(parts.length - 1, column).toString(), last.getComplex(0, column).toString(), what);
+                    assertEquals(whole.getComplex(2, column).toString(), carry.getComplex(0, column).toString(), what + ", first three rows");
+                }
+            }
+        }
     }
 }
