@@ -39,6 +39,25 @@ class ChunkedPropertyRegressionTest {
         return Creation.fromSource(RegionSource.of(values), ChunkSpec.explicit(lengths));
     }
 
+    /**
+     * Caught: a complex64 cumprod along an axis that held an infinity and a zero gave 2 where NumPy
+     * gives NaN. A blocked scan multiplies in another order than NumPy's (a block's scan times the
+     * carry), and where an infinity meets a zero the order decides between NaN and a number; the
+     * chains skip float products that may overflow for that reason, but counted only infinities an
+     * overflow would make, not those already in the array.
+     */
+    @Test
+    void aProductOverAnInfinityIsSkippedAsOneThatMayOverflow() {
+        NDArray values = NDArray.zeros(DType.COMPLEX64, 3);
+        values.setComplex(new org.tessera.ndarray.dtype.Complex(Double.POSITIVE_INFINITY, 0), 0);
+        values.setComplex(new org.tessera.ndarray.dtype.Complex(0.5, 0), 2);
+        assertTrue(Steps.mayOverflow(values, 3));
+        values.setComplex(new org.tessera.ndarray.dtype.Complex(2, 0), 0);
+        assertFalse(Steps.mayOverflow(values, 3));
+        new Chain(new long[] {3, 2}, DType.COMPLEX64, 0L, 0L, List.of(new Step(Kind.FANCY_INDEX, 0, 0, 0, 0L), new Step(Kind.CUMULATIVE, 1, 0, 2, 0L),
+                new Step(Kind.UNARY, 1, 0, 0, 0L), new Step(Kind.BINARY_SCALAR, 4, 0, 0, 0L))).run(SYNCHRONOUS);
+    }
+
     /** Caught: stacking empty arrays chunked (0,) and (0, 0) asked a block the first grid lacks (IndexOutOfBounds). */
     @Test
     void stackOfEmptyArraysWithDifferentEmptyBlocks() {

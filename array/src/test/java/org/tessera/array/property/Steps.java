@@ -368,8 +368,24 @@ final class Steps {
         if (!x.dtype().isInexact() || factors <= 1) {
             return false;
         }
+        if (holdsInfinity(x)) {
+            // An infinity already there meets a zero as one from an overflow would.
+            return true;
+        }
         double largest = magnitude(x);
         return largest > 1 && factors * Math.log(largest) >= Math.log(largestFinite(x.dtype()));
+    }
+
+    /** Whether an element (either part of a complex one) is infinite. */
+    private static boolean holdsInfinity(NDArray x) {
+        NDArray flat = x.copy().reshape(x.size());
+        for (long element = 0; element < flat.size(); element++) {
+            if (x.dtype().isComplex() ? Double.isInfinite(flat.getComplex(element).real()) || Double.isInfinite(flat.getComplex(element).imag())
+                    : Double.isInfinite(flat.getDouble(element))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The largest finite magnitude of the elements (either part of complex ones, times the square root of two). */
