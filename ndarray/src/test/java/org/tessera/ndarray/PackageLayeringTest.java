@@ -27,7 +27,7 @@ class PackageLayeringTest {
     private static final Map<String, Tier> TIERS = Map.ofEntries(
             Map.entry("dtype", Tier.LEAF), Map.entry("layout", Tier.LEAF), Map.entry("memory", Tier.LEAF),
             Map.entry("kernel", Tier.LEAF), Map.entry("error", Tier.LEAF), Map.entry("iteration", Tier.LEAF),
-            Map.entry("format", Tier.LEAF),
+            Map.entry("format", Tier.LEAF), Map.entry("parallel", Tier.LEAF),
             Map.entry("blas", Tier.LEAF), Map.entry("linalg", Tier.OPERATION), Map.entry("sort", Tier.OPERATION),
             Map.entry("decomposition", Tier.OPERATION), Map.entry("filter", Tier.OPERATION), Map.entry("fft", Tier.OPERATION),
             Map.entry("", Tier.CORE),

@@ -10,6 +10,7 @@ import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.blas.Blas;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.index.Index;
+import org.tessera.ndarray.parallel.Cores;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
@@ -148,7 +149,8 @@ final class KernelWorkload implements Workload {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("elements", size);
         params.put("dtype", inputs == null ? "" : inputs.a().dtype().numpyName());
-        params.put("threads", name.equals("N5") ? Runtime.getRuntime().availableProcessors() : 1);
+        // N5 multiplies on OpenBLAS's threads, N3's transposed tiles run on one core, the others on every core (Cores).
+        params.put("threads", name.equals("N5") ? Runtime.getRuntime().availableProcessors() : name.equals("N3") || !Cores.splits(size) ? 1 : Cores.threads());
         if (name.equals("N5")) {
             params.put("blas", Blas.selected().name());
         }

@@ -3,6 +3,7 @@ package org.tessera.ndarray.kernel;
 import java.lang.foreign.MemorySegment;
 
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.parallel.Cores;
 
 /**
  * The hottest loops straight over contiguous memory, with no per-element calls: float64 arithmetic
@@ -139,6 +140,12 @@ public final class ContiguousLoops {
      * runs of stride 8 are summed straight from memory.
      */
     public static double pairwiseSum(DType dtype, MemorySegment segment, long offset, long byteStride, long count) {
+        if (Cores.splits(count)) {
+            // The sequential sum's own first split, its halves summed at once: the same additions.
+            long half = count / 2 - count / 2 % 8;
+            return Cores.sum(() -> pairwiseSum(dtype, segment, offset, byteStride, half),
+                    () -> pairwiseSum(dtype, segment, offset + half * byteStride, byteStride, count - half));
+        }
         if (dtype == DType.FLOAT64 && byteStride == 8 && count > 128) {
             VectorMath vectors = VectorMath.selected();
             return vectors.sumsPairwise(segment, offset, count) ? vectors.pairwiseSum(segment, offset, count)

@@ -10,6 +10,7 @@ import org.tessera.ndarray.iteration.Operand;
 import org.tessera.ndarray.iteration.StridedIteration;
 import org.tessera.ndarray.kernel.Lanes;
 import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.parallel.Cores;
 
 /**
  * Runs a resolved loop over broadcast operands by one of NumPy's three paths: contiguous (one
@@ -117,30 +118,40 @@ final class Elementwise {
             }
             anyRepeated |= !isWhole(input, size);
         }
-        // Whole operands alone go in one call; a repeated element's buffer holds one block, so then
-        // the calls go block by block.
+        // Whole operands alone go in one call per range; a repeated element's buffer holds one
+        // block, so then the calls go block by block.
         long blockSize = anyRepeated ? Math.min(BLOCK, size) : size;
         MemorySegment[] segments = new MemorySegment[inputs.length + 1];
         long[] offsets = new long[inputs.length + 1];
+        long[] steps = new long[inputs.length + 1];
         for (int i = 0; i < inputs.length; i++) {
             if (isWhole(inputs[i], size)) {
                 segments[i] = inputs[i].segment();
                 offsets[i] = inputs[i].byteOffset();
+                steps[i] = inputs[i].dtype().byteSize();
             } else {
                 segments[i] = repeated(inputs[i], (int) blockSize);
             }
         }
         segments[inputs.length] = output.segment();
         offsets[inputs.length] = output.byteOffset();
-        for (long start = 0; start < size; start += blockSize) {
-            if (start > 0) {
-                for (int i = 0; i < inputs.length; i++) {
-                    offsets[i] += isWhole(inputs[i], size) ? blockSize * inputs[i].dtype().byteSize() : 0;
-                }
-                offsets[inputs.length] += blockSize * output.dtype().byteSize();
+        steps[inputs.length] = output.dtype().byteSize();
+        // Every element is computed alone, so ranges may run at once on the cores.
+        Cores.forRanges(size, (from, to) -> {
+            long[] at = new long[offsets.length];
+            for (int i = 0; i < at.length; i++) {
+                at[i] = offsets[i] + from * steps[i];
             }
-            loop.contiguous().run(segments, offsets, Math.min(blockSize, size - start));
-        }
+            long step = blockSize < size ? blockSize : to - from;
+            for (long start = from; start < to; start += step) {
+                if (start > from) {
+                    for (int i = 0; i < at.length; i++) {
+                        at[i] += step * steps[i];
+                    }
+                }
+                loop.contiguous().run(segments, at, Math.min(step, to - start));
+            }
+        });
         return true;
     }
 
