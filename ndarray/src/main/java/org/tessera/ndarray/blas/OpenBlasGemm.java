@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandle;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.parallel.Cores;
 
 /**
  * The OpenBLAS provider: {@code cblas_?gemm} for float32, float64, complex64 and complex128, row
@@ -81,7 +82,7 @@ public final class OpenBlasGemm implements Gemm {
                 invoke(handle, out.dtype(), arena, (int) rowCount, (int) columnCount, (int) depth, left, right, result);
             }
             if (viaScratch) {
-                MemorySegment.copy(target.segment(), 0, out.segment(), out.byteOffset(), resultBytes);
+                copy(target.segment(), 0, out.segment(), out.byteOffset(), resultBytes);
             } else if (target != out) {
                 Copies.copy(target, out);
             }
@@ -210,10 +211,17 @@ public final class OpenBlasGemm implements Gemm {
         if (described != null && described.leadingDimension() == Math.max(1, lineLength)) {
             long bytes = matrix.rowCount() * matrix.columnCount() * matrix.dtype().byteSize();
             MemorySegment copy = scratch.segment(slot, bytes);
-            MemorySegment.copy(matrix.segment(), matrix.byteOffset(), copy, 0, bytes);
+            copy(matrix.segment(), matrix.byteOffset(), copy, 0, bytes);
             return new BlasOperand(copy, described.transpose(), described.leadingDimension());
         }
         return describe(contiguous(matrix, arena));
+    }
+
+    /** A bulk copy, on every core when it is large (one core moves memory at about half the rate two do). */
+    private static void copy(MemorySegment source, long sourceOffset, MemorySegment target, long targetOffset, long bytes) {
+        long words = bytes / Long.BYTES;
+        Cores.forRanges(words, (from, to) -> MemorySegment.copy(source, sourceOffset + from * Long.BYTES, target,
+                targetOffset + from * Long.BYTES, to == words ? bytes - from * Long.BYTES : (to - from) * Long.BYTES));
     }
 
     /** Operands above this many bytes get memory of their own, not kept after the call. */
@@ -243,10 +251,10 @@ public final class OpenBlasGemm implements Gemm {
 
         MemorySegment segment(int slot, long bytes) {
             if (bytes > SCRATCH_LIMIT) {
-                return org.tessera.ndarray.memory.Memory.allocateNative(bytes);
+                return org.tessera.ndarray.memory.Memory.allocateNativeHuge(bytes);
             }
             if (segments[slot] == null || segments[slot].byteSize() < bytes) {
-                segments[slot] = org.tessera.ndarray.memory.Memory.allocateNative(bytes);
+                segments[slot] = org.tessera.ndarray.memory.Memory.allocateNativeHuge(bytes);
             }
             return segments[slot].asSlice(0, bytes);
         }

@@ -46,6 +46,19 @@ public final class Memory {
         return allocate(byteSize);
     }
 
+    /**
+     * Zero-filled native storage on transparent huge pages where the kernel offers them, for large
+     * buffers that native code walks (BLAS operands); released when it becomes unreachable.
+     */
+    public static MemorySegment allocateNativeHuge(long byteSize) {
+        MemorySegment mapped = HugePages.allocate(byteSize);
+        if (mapped == null) {
+            return allocateNative(byteSize);
+        }
+        Allocations.record(byteSize);
+        return mapped;
+    }
+
     /** Zero-filled native storage, released when it becomes unreachable. */
     public static MemorySegment allocateNative(long byteSize) {
         Allocations.record(byteSize);
