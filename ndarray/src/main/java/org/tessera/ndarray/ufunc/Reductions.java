@@ -1,9 +1,11 @@
 package org.tessera.ndarray.ufunc;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.Casting;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.error.ShapeMismatchException;
 import org.tessera.ndarray.iteration.Operand;
@@ -39,6 +41,52 @@ public final class Reductions {
 
     /** {@code ufunc.reduce(x, axis, dtype, keepdims, initial, where)}. */
     public static NDArray reduce(Ufunc ufunc, NDArray x, Options options) {
+        NDArray result = fold(ufunc, x, options);
+        if (ufunc == Ufuncs.ADD && options.initial() == null && result.dtype().isInexact()) {
+            positiveZeros(result);
+        }
+        return result;
+    }
+
+    /**
+     * NumPy starts a sum from the addition's identity, 0, so the sum of negative zeros alone is +0.0
+     * where a fold from the first element keeps -0.0. For every other sum the two agree, so only
+     * those results change, in place: the result is this call's own array.
+     */
+    private static void positiveZeros(NDArray result) {
+        if (!result.isCContiguous()) {
+            Ufuncs.ADD.apply(new Object[] {result, 0}, new NDArray[] {result}, null, Casting.SAME_KIND);
+            return;
+        }
+        MemorySegment segment = result.segment();
+        long offset = result.byteOffset();
+        DType real = result.dtype().realType();
+        long parts = result.size() * (result.dtype().byteSize() / real.byteSize());
+        for (long part = 0; part < parts; part++) {
+            switch (real.byteSize()) {
+                case 8 -> {
+                    long at = offset + part * 8;
+                    if (segment.get(ValueLayout.JAVA_LONG_UNALIGNED, at) == Long.MIN_VALUE) {
+                        segment.set(ValueLayout.JAVA_LONG_UNALIGNED, at, 0L);
+                    }
+                }
+                case 4 -> {
+                    long at = offset + part * 4;
+                    if (segment.get(ValueLayout.JAVA_INT_UNALIGNED, at) == Integer.MIN_VALUE) {
+                        segment.set(ValueLayout.JAVA_INT_UNALIGNED, at, 0);
+                    }
+                }
+                default -> {
+                    long at = offset + part * 2;
+                    if (segment.get(ValueLayout.JAVA_SHORT_UNALIGNED, at) == Short.MIN_VALUE) {
+                        segment.set(ValueLayout.JAVA_SHORT_UNALIGNED, at, (short) 0);
+                    }
+                }
+            }
+        }
+    }
+
+    private static NDArray fold(Ufunc ufunc, NDArray x, Options options) {
         Loop loop = reductionLoop(ufunc, x.dtype(), options.dtype());
         Axes axes = Axes.of(options.axes(), x.ndim());
         NDArray start = startValue(ufunc, loop.outputs().getFirst(), options.initial());

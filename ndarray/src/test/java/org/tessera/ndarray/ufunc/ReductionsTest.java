@@ -19,6 +19,29 @@ class ReductionsTest {
         return NDArrays.arange(24).reshape(2, 3, 4);
     }
 
+    /** NumPy: np.sum(np.full(n, -0.0)) is 0.0 (the sum starts from 0); np.prod and np.max keep -0.0. */
+    @Test
+    void aSumOfNegativeZerosIsPositiveZeroAsNumPysSumFromItsIdentity() {
+        for (int n : new int[] {1, 3, 9, 200}) {
+            for (DType dtype : new DType[] {DType.FLOAT64, DType.FLOAT32, DType.FLOAT16, DType.COMPLEX128}) {
+                NDArray column = NDArrays.full(dtype, -0.0, n, 2);
+                NDArray row = NDArrays.full(dtype, -0.0, 2, n);
+                assertEquals(0L, Double.doubleToRawLongBits(Statistics.sum(column, Options.all()).getDouble()), dtype + " n " + n);
+                assertEquals(0L, Double.doubleToRawLongBits(Statistics.sum(column, Options.axes(0)).getDouble(1)), dtype + " n " + n);
+                assertEquals(0L, Double.doubleToRawLongBits(Statistics.sum(row, Options.axes(1)).getDouble(1)), dtype + " n " + n);
+                assertEquals(0L, Double.doubleToRawLongBits(Statistics.sum(NDArrays.get(row, org.tessera.ndarray.index.Index.range(null, null, -1L)), Options.axes(1)).getDouble(0)));
+            }
+            NDArray negative = NDArrays.full(DType.FLOAT64, -0.0, 1, n);
+            assertEquals(Long.MIN_VALUE, Double.doubleToRawLongBits(Statistics.prod(negative, Options.axes(0)).getDouble(0)));
+            assertEquals(Long.MIN_VALUE, Double.doubleToRawLongBits(Statistics.max(negative, Options.axes(0)).getDouble(0)));
+        }
+        // With an initial value the sum starts there: -0.0 + -0.0 is -0.0.
+        NDArray zeros = NDArrays.full(DType.FLOAT64, -0.0, 4);
+        assertEquals(Long.MIN_VALUE, Double.doubleToRawLongBits(Statistics.sum(zeros, Options.all().withInitial(-0.0)).getDouble()));
+        // Any other sum is unchanged: -0.0 + 1.0 - 1.0 is 0.0 either way, and a NaN stays.
+        assertTrue(Double.isNaN(Statistics.sum(NDArrays.array(-0.0, Double.NaN), Options.all()).getDouble()));
+    }
+
     @Test
     void reduceOverATupleOfAxesWithKeptDimensions() {
         NDArray sums = Reductions.reduce(Ufuncs.ADD, grid(), Options.axes(0, -1).withKeepdims(true));
