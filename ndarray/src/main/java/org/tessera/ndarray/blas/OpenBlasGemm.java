@@ -175,18 +175,23 @@ public final class OpenBlasGemm implements Gemm {
     private static void mirrorUpperTriangle(Matrix square) {
         long size = square.rowCount();
         MemorySegment segment = square.segment();
-        long itemSize = square.dtype().byteSize();
+        long rowStride = square.rowByteStride(), columnStride = square.columnByteStride();
+        long origin = square.byteOffsetOf(0, 0);
+        boolean words = square.dtype().byteSize() == Long.BYTES;
         for (long tileRow = 0; tileRow < size; tileRow += MIRROR_TILE) {
             long rowEnd = Math.min(tileRow + MIRROR_TILE, size);
             for (long tileColumn = 0; tileColumn <= tileRow; tileColumn += MIRROR_TILE) {
                 for (long row = tileRow; row < rowEnd; row++) {
                     long columnEnd = Math.min(tileColumn + MIRROR_TILE, row);
-                    for (long column = tileColumn; column < columnEnd; column++) {
-                        long lower = square.byteOffsetOf(row, column), upper = square.byteOffsetOf(column, row);
-                        // Bits, not values: one copy serves float32 (4 bytes) and float64 (8 bytes).
-                        if (itemSize == Long.BYTES) {
+                    long lower = origin + row * rowStride + tileColumn * columnStride;
+                    long upper = origin + tileColumn * rowStride + row * columnStride;
+                    // Bits, not values: one copy serves float32 (4 bytes) and float64 (8 bytes).
+                    if (words) {
+                        for (long column = tileColumn; column < columnEnd; column++, lower += columnStride, upper += rowStride) {
                             segment.set(ValueLayout.JAVA_LONG_UNALIGNED, lower, segment.get(ValueLayout.JAVA_LONG_UNALIGNED, upper));
-                        } else {
+                        }
+                    } else {
+                        for (long column = tileColumn; column < columnEnd; column++, lower += columnStride, upper += rowStride) {
                             segment.set(ValueLayout.JAVA_INT_UNALIGNED, lower, segment.get(ValueLayout.JAVA_INT_UNALIGNED, upper));
                         }
                     }
