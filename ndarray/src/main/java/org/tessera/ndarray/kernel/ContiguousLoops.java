@@ -140,11 +140,8 @@ public final class ContiguousLoops {
      * runs of stride 8 are summed straight from memory.
      */
     public static double pairwiseSum(DType dtype, MemorySegment segment, long offset, long byteStride, long count) {
-        if (Cores.splits(count)) {
-            // The sequential sum's own first split, its halves summed at once: the same additions.
-            long half = count / 2 - count / 2 % 8;
-            return Cores.sum(() -> pairwiseSum(dtype, segment, offset, byteStride, half),
-                    () -> pairwiseSum(dtype, segment, offset + half * byteStride, byteStride, count - half));
+        if (count >= Cores.SPLIT_ELEMENTS && Cores.splits(count)) {
+            return pairwiseSumOnCores(dtype, segment, offset, byteStride, count);
         }
         if (dtype == DType.FLOAT64 && byteStride == 8 && count > 128) {
             VectorMath vectors = VectorMath.selected();
@@ -155,6 +152,13 @@ public final class ContiguousLoops {
         // order): before the JIT compiles the loop, each memory access costs more than the addition,
         // and a sum over 100,000 blocks of ten runs mostly before that.
         return pairwiseSum(dtype, segment, offset, byteStride, count, new double[(int) Math.min(count, 128)]);
+    }
+
+    /** The sequential sum's own first split, its halves summed at once: the same additions. */
+    private static double pairwiseSumOnCores(DType dtype, MemorySegment segment, long offset, long byteStride, long count) {
+        long half = count / 2 - count / 2 % 8;
+        return Cores.sum(() -> pairwiseSum(dtype, segment, offset, byteStride, half),
+                () -> pairwiseSum(dtype, segment, offset + half * byteStride, byteStride, count - half));
     }
 
     private static double pairwiseSum(DType dtype, MemorySegment segment, long offset, long byteStride, long count, double[] scratch) {

@@ -136,23 +136,34 @@ final class Elementwise {
         segments[inputs.length] = output.segment();
         offsets[inputs.length] = output.byteOffset();
         steps[inputs.length] = output.dtype().byteSize();
+        if (!Cores.splits(size)) {
+            runRange(loop.contiguous(), segments, offsets, steps, blockSize, size);
+            return true;
+        }
         // Every element is computed alone, so ranges may run at once on the cores.
         Cores.forRanges(size, (from, to) -> {
             long[] at = new long[offsets.length];
             for (int i = 0; i < at.length; i++) {
                 at[i] = offsets[i] + from * steps[i];
             }
-            long step = blockSize < size ? blockSize : to - from;
-            for (long start = from; start < to; start += step) {
-                if (start > from) {
-                    for (int i = 0; i < at.length; i++) {
-                        at[i] += step * steps[i];
-                    }
-                }
-                loop.contiguous().run(segments, at, Math.min(step, to - start));
-            }
+            runRange(loop.contiguous(), segments, at, steps, blockSize < size ? blockSize : to - from, to - from);
         });
         return true;
+    }
+
+    /**
+     * {@code count} elements from the byte offsets {@code at} (advanced as it goes), in calls of
+     * {@code step} elements: operands step {@code steps} bytes an element, a repeated element 0.
+     */
+    private static void runRange(ContiguousKernel kernel, MemorySegment[] segments, long[] at, long[] steps, long step, long count) {
+        for (long start = 0; start < count; start += step) {
+            if (start > 0) {
+                for (int i = 0; i < at.length; i++) {
+                    at[i] += step * steps[i];
+                }
+            }
+            kernel.run(segments, at, Math.min(step, count - start));
+        }
     }
 
     /** Whether {@code input} holds its own element for every one of the {@code size} positions, in C order. */
