@@ -13,6 +13,7 @@ import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.kernel.SplitMix;
 import org.tessera.ndarray.kernel.VectorMath;
+import org.tessera.ndarray.ufunc.NumpyPairwise;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
 /** The Vector API provider against the scalar definition: the Lucene pattern of a tested fallback. */
@@ -120,35 +121,6 @@ class VectorApiMathTest {
         }
     }
 
-    /** NumPy's pairwise sum as the scalar kernel writes it: eight interleaved partial sums up to 128 values, halves above. */
-    private static double numpyPairwise(double[] values, int from, int count) {
-        if (count < 8) {
-            double sum = -0.0;
-            for (int i = 0; i < count; i++) {
-                sum += values[from + i];
-            }
-            return sum;
-        }
-        if (count <= 128) {
-            double[] partials = new double[8];
-            System.arraycopy(values, from, partials, 0, 8);
-            int end = count - count % 8;
-            for (int i = 8; i < end; i += 8) {
-                for (int j = 0; j < 8; j++) {
-                    partials[j] += values[from + i + j];
-                }
-            }
-            double sum = ((partials[0] + partials[1]) + (partials[2] + partials[3])) + ((partials[4] + partials[5]) + (partials[6] + partials[7]));
-            for (int i = end; i < count; i++) {
-                sum += values[from + i];
-            }
-            return sum;
-        }
-        int half = count / 2;
-        half -= half % 8;
-        return numpyPairwise(values, from, half) + numpyPairwise(values, from + half, count - half);
-    }
-
     @Test
     void thePairwiseSumIsNumpysBitForBit() {
         VectorMath vector = new VectorApiMath();
@@ -164,7 +136,7 @@ class VectorApiMathTest {
         for (int count : new int[] {0, 1, 7, 8, 9, 127, 128, 129, 136, 255, 256, 1000, 4099, 20_000}) {
             for (int shift : new int[] {0, 3, 11}) {
                 assertTrue(vector.sumsPairwise(segment, shift * 8L, count), "sums " + count + " from " + shift);
-                assertEquals(Double.doubleToRawLongBits(numpyPairwise(values, shift, count)), Double.doubleToRawLongBits(vector.pairwiseSum(segment, shift * 8L, count)),
+                assertEquals(Double.doubleToRawLongBits(NumpyPairwise.sum(values, shift, count)), Double.doubleToRawLongBits(vector.pairwiseSum(segment, shift * 8L, count)),
                         "pairwise sum of " + count + " from " + shift);
             }
         }

@@ -16,18 +16,18 @@ class SplitKernelsTest {
     private static final int COUNT = (int) Cores.SPLIT_ELEMENTS * 2 + 13;
 
     @Test
-    void aSplitSumIsNumPysPairwiseSumBitForBit() {
+    void aSplitSumIsNumpysPairwiseSumBitForBit() {
         // Magnitudes from 1e-8 to 1e8: any other order of the additions rounds differently.
         Random random = new Random(11);
         double[] values = new double[COUNT];
         for (int i = 0; i < COUNT; i++) {
             values[i] = random.nextDouble() * Math.pow(10, random.nextInt(17) - 8);
         }
-        double expected = pairwise(values, 0, COUNT);
+        double expected = NumpyPairwise.sum(values, 0, COUNT);
         assertEquals(expected, Statistics.sum(NDArrays.array(values), Options.all()).getDouble());
         // A view from an odd offset: the ranges start where the view does.
         NDArray tail = NDArrays.get(NDArrays.array(values), Index.range(5L, null, null));
-        assertEquals(pairwise(values, 5, COUNT - 5), Statistics.sum(tail, Options.all()).getDouble());
+        assertEquals(NumpyPairwise.sum(values, 5, COUNT - 5), Statistics.sum(tail, Options.all()).getDouble());
     }
 
     @Test
@@ -55,33 +55,5 @@ class SplitKernelsTest {
         for (int i = 0; i < COUNT; i++) {
             assertEquals(a[i] + b[i], sum.getLong(i), "a + b at " + i);
         }
-    }
-
-    /** NumPy's pairwise sum, written out: eight partial sums up to 128 elements, halves above. */
-    private static double pairwise(double[] values, int from, int count) {
-        if (count < 8) {
-            double sum = -0.0;
-            for (int i = 0; i < count; i++) {
-                sum += values[from + i];
-            }
-            return sum;
-        }
-        if (count <= 128) {
-            double[] partial = new double[8];
-            System.arraycopy(values, from, partial, 0, 8);
-            int end = count - count % 8;
-            for (int i = 8; i < end; i += 8) {
-                for (int lane = 0; lane < 8; lane++) {
-                    partial[lane] += values[from + i + lane];
-                }
-            }
-            double sum = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
-            for (int i = end; i < count; i++) {
-                sum += values[from + i];
-            }
-            return sum;
-        }
-        int half = count / 2 - count / 2 % 8;
-        return pairwise(values, from, half) + pairwise(values, from + half, count - half);
     }
 }
