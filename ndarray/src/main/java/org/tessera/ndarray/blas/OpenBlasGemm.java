@@ -256,7 +256,8 @@ public final class OpenBlasGemm implements Gemm {
 
         MemorySegment segment(int slot, long bytes) {
             if (bytes > SCRATCH_LIMIT) {
-                return org.tessera.ndarray.memory.Memory.allocateNativeHuge(bytes);
+                // Memory of its own for one call: the arena's, which counts against the JVM's limit on native memory.
+                return org.tessera.ndarray.memory.Memory.allocateNative(bytes);
             }
             if (segments[slot] == null || segments[slot].byteSize() < bytes) {
                 segments[slot] = org.tessera.ndarray.memory.Memory.allocateNativeHuge(bytes);
