@@ -251,43 +251,9 @@ public final class Contraction {
         /** Below this many elements NumPy's pairwise sum adds one after another. */
         private static final int PAIRWISE_BLOCK = 8;
 
-        /**
-         * Partials added in order already arrive as one partial of length 1 along the summed axes;
-         * its sum over them is each element added to the sum's zero, one elementwise pass, where
-         * the reduction would fold each element's axis of length 1 alone.
-         */
         @Override
         public NDArray finish(NDArray[] joined, int[] axes, boolean keepdims) {
-            NDArray partial = joined[0];
-            if (partial.dtype() == dtype && hasUnitAxes(partial, axes)) {
-                NDArray sum = Ufuncs.ADD.apply(partial, NDArray.zeros(dtype));
-                return keepdims ? sum : sum.reshape(keptShape(partial.shape(), axes));
-            }
-            return Statistics.sum(partial, new Options(axes, dtype, keepdims, null, null));
-        }
-
-        private static boolean hasUnitAxes(NDArray partial, int[] axes) {
-            for (int axis : axes) {
-                if (partial.shape(axis) != 1) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        private static long[] keptShape(long[] shape, int[] axes) {
-            long[] kept = new long[shape.length - axes.length];
-            int at = 0;
-            for (int axis = 0; axis < shape.length; axis++) {
-                boolean summed = false;
-                for (int reduced : axes) {
-                    summed |= reduced == axis;
-                }
-                if (!summed) {
-                    kept[at++] = shape[axis];
-                }
-            }
-            return kept;
+            return Statistics.sum(joined[0], new Options(axes, dtype, keepdims, null, null));
         }
 
         @Override

@@ -97,6 +97,11 @@ public final class Reductions {
             throw new IllegalArgumentException("zero-size array to reduction operation " + ufunc.name() + " which has no identity (input shape "
                     + Shapes.format(shape) + ", axis " + (options.axes() == null ? "None" : java.util.Arrays.toString(options.axes())) + ")");
         }
+        if (options.where() == null && options.initial() == null && x.size() > 0 && Shapes.size(axes.reducedShape(shape)) == 1) {
+            // Every reduced axis has length 1: each result is its one element, cast as the fold loads
+            // it, where the fold would step through each element's axis alone.
+            return x.astype(computed).reshape(axes.resultShape(shape, options.keepdims()));
+        }
         if (options.where() == null && x.dtype() == computed && x.isCContiguous() && axes.reducesOnlyTrailingAxes()) {
             // The (kept, reduced) rows are consecutive runs of x's memory already: fold them in place,
             // the same rows in the same order as below, without the transposed and reshaped views.
