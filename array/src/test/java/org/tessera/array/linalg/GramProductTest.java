@@ -3,7 +3,6 @@ package org.tessera.array.linalg;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.lang.foreign.ValueLayout;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -14,8 +13,6 @@ import org.tessera.array.creation.Creation;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
-import org.tessera.ndarray.ufunc.Reductions.Options;
-import org.tessera.ndarray.ufunc.Statistics;
 
 /**
  * {@code A.T @ A} over chunked A is symmetric: only the blocks on and above the diagonal are
@@ -101,29 +98,5 @@ class GramProductTest {
                 assertEquals(Double.doubleToRawLongBits(summed.getDouble(i, j, 0)), Double.doubleToRawLongBits(inOrder.getDouble(i, j, 0)));
             }
         }
-    }
-
-    @Test
-    void aSumOverUnitAxesIsTheReductionsSumBitForBit() {
-        double[] specials = {-0.0, 0.0, Double.NaN, -1.5, Double.POSITIVE_INFINITY, 1e-310};
-        for (DType dtype : new DType[] {DType.FLOAT64, DType.FLOAT32, DType.COMPLEX128, DType.INT32, DType.INT64}) {
-            NDArray partial = NDArray.zeros(dtype, 3, 4, 1);
-            for (int i = 0; i < 12; i++) {
-                partial.setDouble(dtype.isInteger() ? i - 5 : specials[i % specials.length], i / 4, i % 4, 0);
-            }
-            Contraction.Addition addition = new Contraction.Addition(dtype);
-            for (boolean keepdims : new boolean[] {false, true}) {
-                NDArray fast = addition.finish(new NDArray[] {partial}, new int[] {2}, keepdims);
-                NDArray reduced = Statistics.sum(partial, new Options(new int[] {2}, dtype, keepdims, null, null));
-                assertArrayEquals(reduced.shape(), fast.shape(), dtype + " keepdims " + keepdims);
-                assertEquals(reduced.dtype(), fast.dtype());
-                assertArrayEquals(bytesOf(reduced), bytesOf(fast), dtype + " keepdims " + keepdims);
-            }
-        }
-    }
-
-    private static byte[] bytesOf(NDArray array) {
-        NDArray dense = array.copy();
-        return dense.segment().asSlice(dense.byteOffset(), dense.size() * dense.dtype().byteSize()).toArray(ValueLayout.JAVA_BYTE);
     }
 }

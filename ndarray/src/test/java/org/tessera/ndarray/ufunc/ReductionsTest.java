@@ -19,6 +19,40 @@ class ReductionsTest {
         return NDArrays.arange(24).reshape(2, 3, 4);
     }
 
+    /**
+     * Over axes of length 1 a reduction is each element cast to the result dtype (NumPy: an addition
+     * starts from its zero, so -0.0 sums to +0.0), whichever ufunc and layout: the expected values
+     * come element by element from the ufunc itself.
+     */
+    @Test
+    void aReductionOverAxesOfLengthOneIsEachElementCast() {
+        double[] specials = {-0.0, 0.0, Double.NaN, -1.5, Double.POSITIVE_INFINITY, 1e-310};
+        for (DType dtype : new DType[] {DType.FLOAT64, DType.FLOAT32, DType.COMPLEX128, DType.INT8, DType.INT64}) {
+            NDArray x = NDArray.zeros(dtype, 3, 1, 4);
+            for (int i = 0; i < 12; i++) {
+                x.setDouble(dtype.isInteger() ? i - 5 : specials[i % specials.length], i / 4, 0, i % 4);
+            }
+            NDArray elements = x.reshape(3, 4);
+            NDArray sum = Statistics.sum(x, Options.axes(1));
+            // Tessera's maximum has no complex loop (NumPy orders complex numbers lexicographically): max over a real view there.
+            NDArray real = dtype.kind() == DType.Kind.COMPLEX ? x.astype(DType.FLOAT64) : x;
+            NDArray max = Statistics.max(NDArrays.get(real, org.tessera.ndarray.index.Index.range(null, null, -1L)), Options.axes(1).withKeepdims(true));
+            NDArray any = Statistics.any(x, Options.axes(1));
+            assertArrayEquals(new long[] {3, 4}, sum.shape());
+            assertArrayEquals(new long[] {3, 1, 4}, max.shape());
+            assertEquals(dtype.isInteger() ? DType.INT64 : dtype, sum.dtype(), "sum of " + dtype);
+            for (int i = 0; i < 12; i++) {
+                long row = i / 4, column = i % 4;
+                double element = elements.getDouble(row, column);
+                double expectedSum = Ufuncs.ADD.apply(NDArray.zeros(sum.dtype()), elements.astype(sum.dtype())).getDouble(row, column);
+                assertEquals(Double.doubleToRawLongBits(expectedSum), Double.doubleToRawLongBits(sum.getDouble(row, column)), dtype + " sum at " + i);
+                assertEquals(Double.doubleToRawLongBits(elements.getDouble(2 - row, column)), Double.doubleToRawLongBits(max.getDouble(row, 0, column)),
+                        dtype + " max at " + i);
+                assertEquals(element != 0, any.getLong(row, column) != 0, dtype + " any at " + i);
+            }
+        }
+    }
+
     /** NumPy: np.sum(np.full(n, -0.0)) is 0.0 (the sum starts from 0); np.prod and np.max keep -0.0. */
     @Test
     void aSumOfNegativeZerosIsPositiveZeroAsNumPysSumFromItsIdentity() {
