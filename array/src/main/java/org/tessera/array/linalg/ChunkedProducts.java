@@ -24,6 +24,7 @@ import org.tessera.ndarray.error.AxisException;
 import org.tessera.ndarray.error.ShapeMismatchException;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.memory.Scratch;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
@@ -364,15 +365,19 @@ public final class ChunkedProducts {
         return letters.toString();
     }
 
-    /** One block product of matmul (batch axes broadcast inside the block too). */
+    /**
+     * One block product of matmul (batch axes broadcast inside the block too). The product is made
+     * on the heap even where its task runs in scratch memory: it is the partial the task keeps, which
+     * would otherwise be copied out of the scratch whole (a 32 MB copy for each 2000² block).
+     */
     record MatmulBlocks() implements BlockFunction {
         @Serial
         private static final long serialVersionUID = 1L;
 
         @Override
-        public Object apply(List<Object> arguments) {
+        public Object apply(List<Object> arguments) throws Exception {
             if (arguments.get(0) instanceof NDArray first && arguments.get(1) instanceof NDArray second) {
-                return NDArrays.matmul(first, second);
+                return Scratch.outside(() -> NDArrays.matmul(first, second));
             }
             return Blocks.matmul(arguments.get(0), arguments.get(1));
         }

@@ -11,6 +11,7 @@ import org.tessera.array.Metas;
 import org.tessera.array.blockwise.BlockFunction;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.blockwise.ChunkUnification;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.plan.Working;
 import org.tessera.array.reduction.ReductionKind;
 import org.tessera.array.reduction.TreeReduction;
@@ -222,9 +223,11 @@ public final class Contraction {
         }
 
         /**
-         * Partial products of length 1 along the summed axis, added in order into a copy of the
-         * first: what the sum over the joined axis gives, bit for bit, for fewer than eight (NumPy's
-         * pairwise sum adds so few one after another), without the joined copy.
+         * Partial products of length 1 along the summed axis, added in order: what the sum over the
+         * joined axis gives, bit for bit, for fewer than eight (NumPy's pairwise sum adds so few one
+         * after another), without the joined copy. The sums are made strip by strip, each strip of
+         * the result taking every partial's strip while it is in cache, so the result is written
+         * once; a sum starts from 0, as NumPy's, so -0.0 comes out +0.0 here already.
          */
         @Override
         public NDArray[] combineInOrder(List<NDArray[]> partials, int[] axes) {
@@ -236,11 +239,47 @@ public final class Contraction {
                     return null;
                 }
             }
-            NDArray sum = partials.getFirst()[0].copy();
-            for (int position = 1; position < partials.size(); position++) {
-                Ufuncs.ADD.apply(new Object[] {sum, partials.get(position)[0]}, new NDArray[] {sum}, null, Casting.SAME_KIND);
+            NDArray sum = NDArray.empty(dtype, partials.getFirst()[0].shape());
+            long size = sum.size();
+            boolean inStrips = partials.stream().allMatch(partial -> partial[0].isCContiguous());
+            NDArray[] flat = new NDArray[partials.size()];
+            for (int position = 0; position < flat.length; position++) {
+                NDArray partial = partials.get(position)[0];
+                flat[position] = inStrips ? partial.reshape(size) : partial;
+            }
+            // Strided partials are added whole.
+            long strip = inStrips ? DeferredBlock.STRIP_ELEMENTS : Math.max(1, size);
+            NDArray total = sum.reshape(size);
+            for (long start = 0; start < size; start += strip) {
+                long length = Math.min(strip, size - start);
+                NDArray out = inStrips ? total.slice(0, start, 1, length) : sum;
+                for (int position = 0; position < flat.length; position++) {
+                    NDArray part = inStrips ? flat[position].slice(0, start, 1, length) : flat[position];
+                    if (position == 0 && !dtype.isInexact()) {
+                        out.assign(part);
+                    } else {
+                        Ufuncs.ADD.apply(new Object[] {position == 0 ? 0 : out, part}, new NDArray[] {out}, null, Casting.SAME_KIND);
+                    }
+                }
             }
             return new NDArray[] {sum};
+        }
+
+        /** The in-order sum is already the result's values: its summed axes are dropped, not summed again. */
+        @Override
+        public NDArray finishCombined(NDArray[] combined, int[] axes, boolean keepdims) {
+            if (keepdims) {
+                return combined[0];
+            }
+            long[] shape = combined[0].shape();
+            long[] kept = new long[shape.length - axes.length];
+            int position = 0;
+            for (int axis = 0; axis < shape.length; axis++) {
+                if (Arrays.binarySearch(axes, axis) < 0) {
+                    kept[position++] = shape[axis];
+                }
+            }
+            return combined[0].reshape(kept);
         }
 
         @Override

@@ -36,6 +36,14 @@ public interface ReductionKind extends Serializable {
     }
 
     /**
+     * The result from the one partial that {@link #combineInOrder} made in this task, which the
+     * result may share, since nothing else holds it; {@link #finish} by default.
+     */
+    default NDArray finishCombined(NDArray[] combined, int[] axes, boolean keepdims) {
+        return finish(combined, axes, keepdims);
+    }
+
+    /**
      * Whether {@link #combineInOrder} combines a group of {@code group} partials along
      * {@code reducedAxes} reduced axes, so that they are never joined (a join copies them).
      */

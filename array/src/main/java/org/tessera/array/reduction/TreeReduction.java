@@ -563,11 +563,17 @@ public final class TreeReduction {
             }
         }
 
-        /** A partial computed in scratch memory, its arrays copied out of it (numbers need no copy). */
+        /**
+         * A partial computed in scratch memory, its arrays copied out of it (numbers need no copy,
+         * nor arrays made outside it: a block product, which is its own partial).
+         */
         private static <T> T[] copiedOut(T[] partial) {
             T[] kept = partial.clone();
             for (int component = 0; component < kept.length; component++) {
                 if (kept[component] instanceof NDArray array) {
+                    if (!Scratch.holds(array.segment())) {
+                        continue;
+                    }
                     @SuppressWarnings("unchecked")
                     T copy = (T) array.copy();
                     kept[component] = copy;
@@ -689,7 +695,7 @@ public final class TreeReduction {
         public Object apply(List<Object> arguments) {
             NDArray[] inOrder = combinedInOrder(kind, arguments.getFirst(), axes);
             if (inOrder != null) {
-                return kind.finish(inOrder, axes, keepdims);
+                return kind.finishCombined(inOrder, axes, keepdims);
             }
             Object[] joined = join(arguments.getFirst(), axes, 0);
             if (joined instanceof NDArray[] dense) {

@@ -73,30 +73,59 @@ class GramProductTest {
         }
     }
 
+    /**
+     * Partials of a strip and less, of several strips with a ragged last one, and a strided one
+     * (added whole); negative zeros in every partial at some places, where the sum is +0.0.
+     */
     @Test
     void partialProductsAddedInOrderAreTheSumOverTheirJoinedAxis() {
-        List<NDArray[]> partials = new java.util.ArrayList<>();
-        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
-        NDArray joined = NDArray.zeros(DType.FLOAT64, 20, 30, 5);
-        for (int k = 0; k < 5; k++) {
-            NDArray partial = NDArray.zeros(DType.FLOAT64, 20, 30, 1);
-            for (long i = 0; i < 20; i++) {
-                for (long j = 0; j < 30; j++) {
-                    double value = random.nextDouble(-1e6, 1e6);
-                    partial.setDouble(value, i, j, 0);
-                    joined.setDouble(value, i, j, k);
+        for (long[] shape : List.of(new long[] {20, 30}, new long[] {300, 301})) {
+            for (boolean strided : new boolean[] {false, true}) {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+                List<NDArray[]> partials = new java.util.ArrayList<>();
+                NDArray joined = NDArray.zeros(DType.FLOAT64, shape[0], shape[1], 5);
+                for (int k = 0; k < 5; k++) {
+                    NDArray partial = NDArray.zeros(DType.FLOAT64, shape[0], shape[1], 1);
+                    for (long i = 0; i < shape[0]; i++) {
+                        for (long j = 0; j < shape[1]; j++) {
+                            double value = (i + j) % 7 == 0 ? -0.0 : random.nextDouble(-1e6, 1e6);
+                            partial.setDouble(value, i, j, 0);
+                            joined.setDouble(value, i, j, k);
+                        }
+                    }
+                    // The same values as a view that reads stored rows backwards: not contiguous.
+                    partials.add(new NDArray[] {strided && k == 2 ? reversedRows(partial) : partial});
                 }
+                Contraction.Addition addition = new Contraction.Addition(DType.FLOAT64);
+                NDArray inOrder = addition.combineInOrder(partials, new int[] {2})[0];
+                NDArray summed = addition.combine(new NDArray[] {joined}, new int[] {2})[0];
+                NDArray finished = addition.finishCombined(new NDArray[] {inOrder}, new int[] {2}, false);
+                NDArray expected = addition.finish(new NDArray[] {joined}, new int[] {2}, false);
+                assertArrayEquals(summed.shape(), inOrder.shape());
+                assertArrayEquals(expected.shape(), finished.shape());
+                String where = java.util.Arrays.toString(shape) + (strided ? " with a strided partial" : "");
+                for (long i = 0; i < shape[0]; i++) {
+                    for (long j = 0; j < shape[1]; j++) {
+                        assertEquals(Double.doubleToRawLongBits(summed.getDouble(i, j, 0)), Double.doubleToRawLongBits(inOrder.getDouble(i, j, 0)),
+                                where + " at (" + i + ", " + j + ")");
+                        assertEquals(Double.doubleToRawLongBits(expected.getDouble(i, j)), Double.doubleToRawLongBits(finished.getDouble(i, j)),
+                                where + " finished at (" + i + ", " + j + ")");
+                    }
+                }
+                assertEquals(0L, Double.doubleToRawLongBits(finished.getDouble(0, 0)), "a sum of negative zeros is +0.0, as NumPy's");
             }
-            partials.add(new NDArray[] {partial});
         }
-        Contraction.Addition addition = new Contraction.Addition(DType.FLOAT64);
-        NDArray inOrder = addition.combineInOrder(partials, new int[] {2})[0];
-        NDArray summed = addition.combine(new NDArray[] {joined}, new int[] {2})[0];
-        assertArrayEquals(summed.shape(), inOrder.shape());
-        for (long i = 0; i < 20; i++) {
-            for (long j = 0; j < 30; j++) {
-                assertEquals(Double.doubleToRawLongBits(summed.getDouble(i, j, 0)), Double.doubleToRawLongBits(inOrder.getDouble(i, j, 0)));
+    }
+
+    /** {@code partial}'s values, as a view over its rows stored in reverse. */
+    private static NDArray reversedRows(NDArray partial) {
+        long rows = partial.shape(0);
+        NDArray stored = NDArray.zeros(DType.FLOAT64, partial.shape());
+        for (long i = 0; i < rows; i++) {
+            for (long j = 0; j < partial.shape(1); j++) {
+                stored.setDouble(partial.getDouble(rows - 1 - i, j, 0), i, j, 0);
             }
         }
+        return stored.slice(0, rows - 1, -1, rows);
     }
 }

@@ -2,7 +2,10 @@ package org.tessera.ndarray.memory;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,6 +40,9 @@ public final class Scratch {
     // Last in, first out: the scratch given back last has its slabs warmest in the cache.
     private static final ConcurrentLinkedDeque<Scratch> IDLE = new ConcurrentLinkedDeque<>();
     private static final AtomicInteger IDLE_COUNT = new AtomicInteger();
+
+    /** The arrays behind every scratch's slabs, so that memory can be told apart from the heap's (see {@link #holds}). */
+    private static final Set<Object> SLAB_ARRAYS = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     private final List<MemorySegment> slabs = new ArrayList<>();
     /** What the running task opened for its parts and leaves open until it ends (see {@link #closeAtTaskEnd}). */
@@ -208,6 +214,16 @@ public final class Scratch {
         }
     }
 
+    /**
+     * Whether {@code segment} is memory of some scratch's slabs, which a later reset hands out
+     * again: what a computation keeps from it must be copied. Anything else is the heap's or
+     * native memory of its own, and may be kept as it is.
+     */
+    public static boolean holds(MemorySegment segment) {
+        Object base = segment.heapBase().orElse(null);
+        return base != null && SLAB_ARRAYS.contains(base);
+    }
+
     /** Takes back everything allocated since the last reset; the slabs stay for the next round. */
     public void reset() {
         slab = 0;
@@ -223,7 +239,9 @@ public final class Scratch {
         }
         if (slab == slabs.size()) {
             // Heap slabs like the arrays they stand in for: kernels compiled for heap segments stay monomorphic.
-            slabs.add(MemorySegment.ofArray(new long[(int) (Math.max(SLAB_BYTES, size) / Long.BYTES)]));
+            long[] array = new long[(int) (Math.max(SLAB_BYTES, size) / Long.BYTES)];
+            SLAB_ARRAYS.add(array);
+            slabs.add(MemorySegment.ofArray(array));
             if (slabs.size() > reached.length) {
                 reached = java.util.Arrays.copyOf(reached, 2 * slabs.size());
             }

@@ -89,6 +89,11 @@ class ScratchTest {
         assertFalse(Memory.overlap(reused.segment(), seen[1].segment()), "an array made outside is not");
         assertFalse(Memory.overlap(seen[1].segment(), seen[2].segment()));
         assertTrue(Memory.overlap(reused.segment(), seen[2].segment()), "after outside, allocations come from the scratch again");
+        assertTrue(Scratch.holds(seen[0].segment()) && Scratch.holds(seen[2].segment()) && Scratch.holds(reused.segment()),
+                "the scratch's arrays are told as its memory, which a caller must copy to keep");
+        assertFalse(Scratch.holds(seen[1].segment()), "an array made outside may be kept as it is");
+        assertFalse(Scratch.holds(NDArray.zeros(DType.FLOAT64, 8).segment()));
+        assertFalse(Scratch.holds(Memory.allocateNative(64)), "native memory is no scratch's");
     }
 
     @Test
