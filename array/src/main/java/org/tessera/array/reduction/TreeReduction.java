@@ -564,14 +564,16 @@ public final class TreeReduction {
         }
 
         /**
-         * A partial computed in scratch memory, its arrays copied out of it (numbers need no copy,
-         * nor arrays made outside it: a block product, which is its own partial).
+         * A partial computed in scratch memory, its arrays copied out of it. Numbers need no copy,
+         * nor arrays made outside it that view all of the memory they keep alive (a block product,
+         * which is its own partial); a partial that views part of a larger array (a row of an
+         * input block) is copied, so that it does not keep the rest.
          */
         private static <T> T[] copiedOut(T[] partial) {
             T[] kept = partial.clone();
             for (int component = 0; component < kept.length; component++) {
                 if (kept[component] instanceof NDArray array) {
-                    if (!Scratch.holds(array.segment())) {
+                    if (!Scratch.holds(array.segment()) && viewsAllItKeeps(array)) {
                         continue;
                     }
                     @SuppressWarnings("unchecked")
@@ -583,6 +585,14 @@ public final class TreeReduction {
                 }
             }
             return kept;
+        }
+
+        private static boolean viewsAllItKeeps(NDArray array) {
+            NDArray owner = array;
+            while (owner.base() != null) {
+                owner = owner.base();
+            }
+            return owner.size() == array.size() && owner.dtype() == array.dtype();
         }
 
         @Override
