@@ -101,22 +101,38 @@ class ChunkedArrayProductsTest {
     void partialProductsAreAddedAsATreeOfBoundedFanIn() {
         NDArray left = Ufuncs.MULTIPLY.apply(NDArrays.arange(4 * 64).reshape(4, 64), 0.5);
         NDArray right = Ufuncs.SUBTRACT.apply(NDArrays.arange(64 * 3).reshape(64, 3), 7.0);
+        // Floats: 4 tasks that each multiply and add a group of 4 block pairs, then a tree over the 4 sums.
         ChunkedArray product = ChunkedProducts.matmul(chunked(left, ChunkSpec.of(4, 4)), chunked(right, ChunkSpec.of(4, 3)), 4);
-        assertMatches("16 contracted blocks", NDArrays.matmul(left, right), product);
-        // Layers: the products (16 tasks), then the tree: 4 partial sums of 4, then one of 4.
+        assertMatches("16 contracted blocks in groups", NDArrays.matmul(left, right), product);
+        assertEquals(java.util.Map.of("matmul-group", 4, "sum-of-products", 4 + 1), addingTasks(product, 4));
+        // Integers: a task per product (16), then the tree: 4 partial sums of 4, then one of 4.
+        NDArray integerLeft = left.astype(DType.INT64);
+        NDArray integerRight = right.astype(DType.INT64);
+        ChunkedArray integerProduct = ChunkedProducts.matmul(chunked(integerLeft, ChunkSpec.of(4, 4)), chunked(integerRight, ChunkSpec.of(4, 3)), 4);
+        assertMatches("16 contracted blocks, one task each", NDArrays.matmul(integerLeft, integerRight), integerProduct);
+        assertEquals(java.util.Map.of("sum-of-products", 16 + 4 + 1), addingTasks(integerProduct, 4));
+    }
+
+    /**
+     * The tasks of the layers that add products, by layer kind, each checked to add at most
+     * {@code fanIn} of them: a group multiplies at most that many block pairs, a sum adds at most
+     * that many partials.
+     */
+    private static java.util.Map<String, Integer> addingTasks(ChunkedArray product, int fanIn) {
         TaskGraph tasks = product.graph().materialize();
-        int summingTasks = 0;
+        java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
         for (Layer layer : product.graph().layers().values()) {
-            if (!layer.name().startsWith("sum-of-products")) {
+            String kind = layer.name().startsWith("matmul-group") ? "matmul-group" : layer.name().startsWith("sum-of-products") ? "sum-of-products" : null;
+            if (kind == null) {
                 continue;
             }
             for (Key key : layer.keys()) {
                 int inputs = tasks.dependencies(key).size();
-                assertTrue(inputs <= 4, key + " adds " + inputs + " partial products");
-                summingTasks++;
+                assertTrue(inputs <= (kind.equals("matmul-group") ? 2 * fanIn : fanIn), key + " adds " + inputs + " inputs");
+                counts.merge(kind, 1, Integer::sum);
             }
         }
-        assertEquals(16 + 4 + 1, summingTasks);
+        return counts;
     }
 
     @Test
@@ -135,8 +151,8 @@ class ChunkedArrayProductsTest {
     }
 
     /**
-     * Counts the partial products held at once: a product of two blocks (the chunk step of the sum
-     * of products, into which the product is fused) is held from the moment it is made until the
+     * Counts the partial sums held at once: a group's sum of products (the chunk step of the sum of
+     * products, into which the group's task is fused) is held from the moment it is made until the
      * sum that reads it has run.
      */
     private static final class LivePartialProducts implements Callback {
@@ -174,15 +190,17 @@ class ChunkedArrayProductsTest {
     @Test
     void theSchedulerAddsPartialProductsBeforeMakingMoreSoTheyStayBoundedWhateverTheContraction() {
         // A.T @ A as W2 in small: the blocks on and above the diagonal of a 2 x 2 result, each the sum of one product
-        // per row block of A, added in trees of four. Each row block of A feeds two trees at once (the order consumes
-        // it in both before it moves on), so about two trees' worth of products are held, plus what the two workers
-        // have in hand, whether A has 8 row blocks or 32; run breadth first, all 96 products of the longer one would be.
+        // per row block of A, added in groups of four by the tasks that make them, and the groups' sums in trees of
+        // four. The order adds the sums of a tree before it starts many more groups, so about two trees' worth of sums
+        // are held, plus what the two workers have in hand, whether A has 8 row blocks or 32; run breadth first, all
+        // 24 sums of the longer one would be.
         for (int rowBlocks : new int[] {8, 32}) {
             ChunkedArray a = Creation.random(8, Creation.Distribution.UNIFORM, new long[] {rowBlocks * 300L, 600}, ChunkSpec.of(300, 300));
             LivePartialProducts partials = new LivePartialProducts();
             NDArray gram = a.T().matmul(a).compute(ThreadedScheduler.builder().workers(2).callback(partials).build());
-            assertEquals(3 * rowBlocks, partials.products, "one product per row block for each block on and above the diagonal");
-            int bound = 2 * TreeReduction.DEFAULT_SPLIT_EVERY + 2 * 2;
+            assertEquals(3 * rowBlocks / TreeReduction.DEFAULT_SPLIT_EVERY, partials.products,
+                    "one sum per group of row blocks for each block on and above the diagonal");
+            int bound = 2 * TreeReduction.DEFAULT_SPLIT_EVERY + 2;
             assertTrue(partials.most <= bound, partials.most + " partial products held at once, of " + partials.products + ", over " + bound);
             NDArray values = a.compute();
             NDArray expected = NDArrays.matmul(values.transpose(), values);

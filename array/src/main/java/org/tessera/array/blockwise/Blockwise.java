@@ -330,6 +330,11 @@ public final class Blockwise {
         }
 
         @Override
+        public boolean acceptsDeferredItems(int position) {
+            return joinAxes == null && function instanceof Deferring deferring && deferring.acceptsDeferredItems(position);
+        }
+
+        @Override
         public Object applyDeferring(List<Object> arguments) throws Exception {
             return joinAxes == null && function instanceof Deferring deferring ? deferring.applyDeferring(arguments) : apply(arguments);
         }

@@ -114,6 +114,9 @@ public final class ChunkedProducts {
             throw new ShapeMismatchException("matmul: shapes " + Shapes.format(aShape) + " and " + Shapes.format(bShape) + ": batch dimensions "
                     + Shapes.format(leftBatch) + " and " + Shapes.format(rightBatch) + " do not broadcast");
         }
+        if (a.ndim() == 2 && b.ndim() == 2 && GroupedMatmul.serves(left, right, splitEvery)) {
+            return GroupedMatmul.matmul(left, right, splitEvery);
+        }
         int ndim = Math.max(left.ndim(), right.ndim());
         left = withLeadingOnes(left, ndim);
         right = withLeadingOnes(right, ndim);

@@ -98,6 +98,11 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
         return working != null && working.asksRowParts();
     }
 
+    @Override
+    public int inputsAtOnce() {
+        return working == null ? Integer.MAX_VALUE : working.inputsAtOnce();
+    }
+
     /**
      * A part: its working memory at the part's size and the part unless it is written into the
      * reader's memory or is its input's. A block read from a store makes parts only as slabs of

@@ -42,6 +42,11 @@ public interface Working extends Serializable {
         return false;
     }
 
+    /** How many of the inputs folded into the task it holds at once (see {@link org.tessera.graph.memory.Footprint#inputsAtOnce}). */
+    default int inputsAtOnce() {
+        return Integer.MAX_VALUE;
+    }
+
     /** The working memory of the task of {@code key} for one part of {@code partBytes} bytes: by default as for a result that size. */
     default long partBytes(Key key, long partBytes) {
         return bytes(key, partBytes);
@@ -155,6 +160,11 @@ public interface Working extends Serializable {
         @Override
         public boolean pullsInParts() {
             return working.pullsInParts();
+        }
+
+        @Override
+        public int inputsAtOnce() {
+            return working.inputsAtOnce();
         }
 
         @Override

@@ -81,6 +81,12 @@ public final class Transpose {
             return arguments.getFirst() instanceof DeferredBlock block ? new DeferredTranspose(block, axes) : apply(arguments);
         }
 
+        /** A transpose of a deferred block is deferred and computes nothing until its parts are asked. */
+        @Override
+        public boolean defersCheaply() {
+            return true;
+        }
+
         @Override
         public boolean equals(Object other) {
             return other instanceof BlockTranspose transpose && Arrays.equals(axes, transpose.axes);

@@ -48,14 +48,20 @@ class GramProductTest {
     void onlyTheBlocksOnAndAboveTheDiagonalAreMultiplied() {
         ChunkedArray a = ChunkedArrays.fromArray(NDArrays.ones(DType.FLOAT64, 40, 30), ChunkSpec.of(10, 10));
         ChunkedArray gram = a.T().matmul(a);
-        long products = gram.graph().materialize().tasks().keySet().stream().filter(key -> key.name().startsWith("matmul")).count();
-        // Four row blocks times the six blocks on and above the diagonal of three by three.
-        assertEquals(4 * 6, products);
+        // One task (a group of the four row blocks) for each of the six blocks on and above the diagonal of three by three.
+        assertEquals(6, productTasks(gram));
         NDArray result = gram.compute();
         assertEquals(40.0, result.getDouble(29, 0));
         ChunkedArray general = a.T().matmul(ChunkedArrays.fromArray(NDArrays.ones(DType.FLOAT64, 40, 30), ChunkSpec.of(10, 10)));
-        assertEquals(4 * 9, general.graph().materialize().tasks().keySet().stream().filter(key -> key.name().startsWith("matmul")).count(),
-                "a product of two different arrays multiplies every block");
+        assertEquals(9, productTasks(general), "a product of two different arrays multiplies every block");
+        // Integers go through the general contraction: a task per block product, four row blocks for each block.
+        ChunkedArray integers = ChunkedArrays.fromArray(NDArrays.ones(DType.INT64, 40, 30), ChunkSpec.of(10, 10));
+        assertEquals(4 * 6, productTasks(integers.T().matmul(integers)));
+        assertEquals(40L, integers.T().matmul(integers).compute().getLong(29, 0));
+    }
+
+    private static long productTasks(ChunkedArray product) {
+        return product.graph().materialize().tasks().keySet().stream().filter(key -> key.name().startsWith("matmul")).count();
     }
 
     @Test
@@ -127,5 +133,31 @@ class GramProductTest {
             }
         }
         return stored.slice(0, rows - 1, -1, rows);
+    }
+
+    /**
+     * A float product whose contracted axis has more blocks than a task adds goes in groups, each
+     * task adding its products as it makes them, and a tree over the groups' sums: as many tasks as
+     * groups for each output block, and the general contraction's values (a task per block product,
+     * then the tree of the same fan-in), groups of one at the end included.
+     */
+    @Test
+    void groupedProductsAddWhatTheGeneralContractionAdds() {
+        ChunkedArray a = Creation.random(11, Creation.Distribution.UNIFORM, new long[] {300, 1700}, ChunkSpec.of(100, 100));
+        ChunkedArray b = Creation.random(12, Creation.Distribution.NORMAL, new long[] {1700, 200}, ChunkSpec.of(100, 100));
+        for (int splitEvery : new int[] {2, 4, 16, 17}) {
+            ChunkedArray grouped = ChunkedProducts.matmul(a, b, splitEvery);
+            assertEquals(3 * 2 * ((17 + splitEvery - 1) / splitEvery),
+                    grouped.graph().materialize().tasks().keySet().stream().filter(key -> key.name().startsWith("matmul-group")).count());
+            NDArray general = Contraction.contract("matmul", List.of(a, b), List.of("ik", "kj"), "ij", new ChunkedProducts.MatmulBlocks(),
+                    DType.FLOAT64, splitEvery).compute();
+            NDArray actual = grouped.compute();
+            for (long row = 0; row < 300; row++) {
+                for (long column = 0; column < 200; column++) {
+                    double expected = general.getDouble(row, column);
+                    assertEquals(expected, actual.getDouble(row, column), 1e-13 * 1700, "groups of " + splitEvery + " at (" + row + ", " + column + ")");
+                }
+            }
+        }
     }
 }

@@ -143,6 +143,23 @@ public interface Footprint extends Serializable {
         return footprint.freshResults() || deferred && footprint.freshParts();
     }
 
+    /**
+     * How many of the inputs folded into the task it holds at once, where it makes them one after
+     * another and drops each before the next (a group of block products, a pair of blocks at a
+     * time): their memory is that of the largest so many, not of all. Unbounded by default.
+     */
+    default int inputsAtOnce() {
+        return Integer.MAX_VALUE;
+    }
+
+    /** The sum of the {@code count} largest of {@code values}: what inputs made {@code count} at a time hold at most. */
+    static long largest(List<Long> values, int count) {
+        if (count >= values.size()) {
+            return values.stream().mapToLong(Long::longValue).sum();
+        }
+        return values.stream().sorted(java.util.Comparator.reverseOrder()).limit(count).mapToLong(Long::longValue).sum();
+    }
+
     /** How many tasks of the graph before fusion the task of {@code key} computes: itself, and those fused into it. */
     default long computedKeys(Key key) {
         return 1;
@@ -236,6 +253,11 @@ public interface Footprint extends Serializable {
         @Override
         default boolean declared() {
             return delegate().declared();
+        }
+
+        @Override
+        default int inputsAtOnce() {
+            return delegate().inputsAtOnce();
         }
 
         @Override
@@ -367,7 +389,7 @@ public interface Footprint extends Serializable {
         @Override
         public long workingBytes(Key key) {
             Ask pulled = passedDeferred && reader.pullsInParts() ? new Ask(reader.pulledElements(key), false, reader.asksRowParts()) : null;
-            return reader.workingBytes(key) + absorbed(key, (footprint, read) -> pulled != null ? footprint.partBytes(read, pulled) : footprint.allocatedBytes(read));
+            return reader.workingBytes(key) + absorbedMemory(key, (footprint, read) -> pulled != null ? footprint.partBytes(read, pulled) : footprint.allocatedBytes(read));
         }
 
         @Override
@@ -387,7 +409,7 @@ public interface Footprint extends Serializable {
                 return allocatedBytes(key);
             }
             Ask asked = reader.inputAsk(key, ask);
-            return reader.partBytes(key, ask) + absorbed(key, (footprint, read) -> passedDeferred ? footprint.partBytes(read, asked) : footprint.allocatedBytes(read));
+            return reader.partBytes(key, ask) + absorbedMemory(key, (footprint, read) -> passedDeferred ? footprint.partBytes(read, asked) : footprint.allocatedBytes(read));
         }
 
         /** The fused task's other inputs are read by the reader or by the producer: the larger ask of both. */
@@ -449,6 +471,23 @@ public interface Footprint extends Serializable {
         @Override
         public long bytesWritten(Key key) {
             return reader.bytesWritten(key) + absorbed(key, Footprint::bytesWritten);
+        }
+
+        @Override
+        public int inputsAtOnce() {
+            return reader.inputsAtOnce();
+        }
+
+        /** The memory of the producer's tasks the reader computes: all of it, or the largest where it makes them a few at a time. */
+        private long absorbedMemory(Key key, Measure measure) {
+            if (reader.inputsAtOnce() == Integer.MAX_VALUE) {
+                return absorbed(key, measure);
+            }
+            List<Long> each = new ArrayList<>();
+            for (Key read : producerKeys(key)) {
+                each.add(measure.of(producerFootprint, read));
+            }
+            return Footprint.largest(each, reader.inputsAtOnce());
         }
 
         /** A count ({@code measure}) over the producer's tasks that the reader's task of {@code key} now computes. */

@@ -503,14 +503,15 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                 return 0;
             }
             List<Key> deferred = deferredInputs(key);
-            long bytes = 0;
+            List<Long> each = new ArrayList<>();
             for (Key input : unfused.dependencies(key)) {
                 if (foldedInto(input)) {
-                    bytes += ask != null && deferred.contains(input) && depth < DEEPEST_PARTS ? part(input, ask, depth)
-                            : ceilDivide(folded.get(input)[0], Math.max(1, unfused.dependents(input).size()));
+                    each.add(ask != null && deferred.contains(input) && depth < DEEPEST_PARTS ? part(input, ask, depth)
+                            : ceilDivide(folded.get(input)[0], Math.max(1, unfused.dependents(input).size())));
                 }
             }
-            return bytes;
+            Footprint footprint = layered.footprint(key.name());
+            return Footprint.largest(each, footprint == null ? Integer.MAX_VALUE : footprint.inputsAtOnce());
         }
 
         /** One part of a folded key's result, and what it asks of its own deferred inputs, all the way down. */

@@ -1,0 +1,162 @@
+package org.tessera.array.linalg;
+
+import java.io.Serial;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.Metas;
+import org.tessera.array.blockwise.BlockFunction;
+import org.tessera.array.blockwise.Blockwise;
+import org.tessera.array.join.ChunkedJoining;
+import org.tessera.array.plan.Working;
+import org.tessera.array.reduction.TreeReduction;
+import org.tessera.graph.Deferred;
+import org.tessera.graph.Deferring;
+import org.tessera.graph.Key;
+import org.tessera.graph.memory.Footprint.PartMaking;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.dtype.Casting;
+import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.index.Index;
+import org.tessera.ndarray.memory.Scratch;
+import org.tessera.ndarray.ufunc.Ufuncs;
+
+/**
+ * A product of two chunked matrices of floats whose contracted axis has more blocks than one task
+ * adds: each task multiplies a group of {@code splitEvery} block pairs along it and adds the
+ * products as it goes, and a tree adds the groups' sums. The general contraction makes every block
+ * product a task of its own, held until the first level of the tree adds it: for {@code A.T @ A}
+ * over 2000 x 2000 blocks that is a 32 MB array made on the heap, held, added and dropped for every
+ * block pair, where here each product is made in scratch memory that the next one reuses, and only
+ * the groups' sums are kept. The sums are the tree's: the products of a group are added in order
+ * from 0, as the tree's first level adds them. A task holds a pair of operand blocks, a product and
+ * the sum at a time however long the group: its operands, taken deferred, are made a pair at a time.
+ */
+final class GroupedMatmul {
+    private GroupedMatmul() {
+    }
+
+    /** Whether {@link #matmul} serves {@code left @ right}: matrices of one float dtype, with more blocks to add than one task adds. */
+    static boolean serves(ChunkedArray left, ChunkedArray right, int splitEvery) {
+        return left.ndim() == 2 && right.ndim() == 2 && left.meta() instanceof NDArray && right.meta() instanceof NDArray && left.dtype() == right.dtype()
+                && (left.dtype() == DType.FLOAT64 || left.dtype() == DType.FLOAT32)
+                && Arrays.equals(left.chunks().axis(1), right.chunks().axis(0)) && left.chunks().blockCount(1) > 1 && splitEvery >= 2;
+    }
+
+    /** {@code left @ right}, groups of {@code splitEvery} block pairs along the contracted axis a task each. */
+    static ChunkedArray matmul(ChunkedArray left, ChunkedArray right, int splitEvery) {
+        // b.T @ b of one column block of b (a block on the diagonal of A.T @ A): one output block, symmetric.
+        boolean symmetric = ChunkedProducts.transposeOf(left, right) && right.chunks().blockCount(1) == 1;
+        long[] offsets = left.chunks().offsets(1);
+        int blocks = offsets.length - 1;
+        List<ChunkedArray> sums = new ArrayList<>();
+        for (int first = 0; first < blocks; first += splitEvery) {
+            int end = Math.min(blocks, first + splitEvery);
+            Index along = Index.range(offsets[first], offsets[end], null);
+            ChunkedArray leftGroup = left.get(Index.all(), along);
+            ChunkedArray rightGroup = right.get(along, Index.all());
+            // b.T @ b takes b's blocks alone: a task makes each once and multiplies it with its own transpose.
+            List<ChunkedArray> operands = symmetric ? List.of(rightGroup) : List.of(leftGroup, rightGroup);
+            List<String> indices = symmetric ? List.of("kj") : List.of("ik", "kj");
+            Blockwise.Builder product = Blockwise.of("matmul-group", new GroupProduct(symmetric), "ij");
+            for (int operand = 0; operand < operands.size(); operand++) {
+                product.input(operands.get(operand), indices.get(operand));
+            }
+            if (symmetric) {
+                product.newAxis('i', right.chunks().axis(1));
+            }
+            product.working(new GroupWorking(Contraction.OperandBlocks.of(operands, indices, "ij", 0)).makingParts(PartMaking.WHOLE, false, true));
+            sums.add(product.meta(Metas.common(List.of(left, right), 2, left.dtype())).build());
+        }
+        if (sums.size() == 1) {
+            return sums.getFirst();
+        }
+        ChunkedArray stacked = ChunkedJoining.stack(sums, 2);
+        return TreeReduction.reduce(stacked, new Contraction.Addition(left.dtype()), new int[] {2}, false, splitEvery,
+                Metas.metaFromArray(stacked, 2, left.dtype()));
+    }
+
+    /**
+     * The working memory of a group's task: a block product's (its operands' BLAS copies and its
+     * result) and the product being added beside the sum. Its operand blocks are made one pair at a
+     * time, so only one pair of them counts, whatever the group's length.
+     */
+    record GroupWorking(Working product) implements Working {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long bytes(Key key, long resultBytes) {
+            return product.bytes(key, resultBytes) + resultBytes;
+        }
+
+        /** A pair of operand blocks. */
+        @Override
+        public int inputsAtOnce() {
+            return 2;
+        }
+    }
+
+    /**
+     * The sum of the products of the blocks of one group, in order. Given {@code symmetric} (the
+     * first operand is the second's transpose, {@code b.T @ b}) only the second operand's blocks are
+     * made, and each product is of a block with its own transpose, which BLAS computes through syrk.
+     */
+    record GroupProduct(boolean symmetric) implements BlockFunction, Deferring {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(List<Object> arguments) throws Exception {
+            List<?> rights = (List<?>) arguments.get(symmetric ? 0 : 1);
+            List<?> lefts = symmetric ? rights : (List<?>) arguments.get(0);
+            Scratch scratch = Scratch.borrow();
+            try {
+                NDArray sum = null;
+                for (int block = 0; block < rights.size(); block++) {
+                    Object leftBlock = lefts.get(block);
+                    Object rightBlock = rights.get(block);
+                    NDArray product = scratch.call(() -> {
+                        NDArray right = (NDArray) Deferred.force(rightBlock);
+                        NDArray left = symmetric ? right.transpose() : (NDArray) Deferred.force(leftBlock);
+                        return NDArrays.matmul(left, right);
+                    });
+                    if (sum == null) {
+                        sum = Scratch.outside(() -> NDArray.empty(product.dtype(), product.shape()));
+                        // A sum starts from 0, as the tree's (-0.0 comes out +0.0); a group of one is its product.
+                        if (rights.size() == 1) {
+                            sum.assign(product);
+                        } else {
+                            Ufuncs.ADD.apply(new Object[] {0, product}, new NDArray[] {sum}, null, Casting.SAME_KIND);
+                        }
+                    } else {
+                        Ufuncs.ADD.apply(new Object[] {sum, product}, new NDArray[] {sum}, null, Casting.SAME_KIND);
+                    }
+                    scratch.reset();
+                }
+                return sum;
+            } finally {
+                scratch.giveBack();
+            }
+        }
+
+        @Override
+        public boolean acceptsDeferred(int position) {
+            return false;
+        }
+
+        /** Operand blocks come deferred, so that each pair is made only when its product is. */
+        @Override
+        public boolean acceptsDeferredItems(int position) {
+            return position < (symmetric ? 1 : 2);
+        }
+
+        @Override
+        public Object applyDeferring(List<Object> arguments) throws Exception {
+            return apply(arguments);
+        }
+    }
+}
