@@ -31,9 +31,11 @@ import org.tessera.ndarray.ufunc.Ufuncs;
  * product a task of its own, held until the first level of the tree adds it: for {@code A.T @ A}
  * over 2000 x 2000 blocks that is a 32 MB array made on the heap, held, added and dropped for every
  * block pair, where here each product is made in scratch memory that the next one reuses, and only
- * the groups' sums are kept. The sums are the tree's: the products of a group are added in order
- * from 0, as the tree's first level adds them. A task holds a pair of operand blocks, a product and
- * the sum at a time however long the group: its operands, taken deferred, are made a pair at a time.
+ * the groups' sums are kept. The products of a group are added in order from 0, as the tree's
+ * first level adds a group of fewer than eight (a larger group it sums pairwise, as NumPy sums
+ * their joined values, which rounds differently). A task holds a pair of operand blocks, a product
+ * and the sum at a time however long the group: its operands, taken deferred, are made a pair at a
+ * time.
  */
 final class GroupedMatmul {
     private GroupedMatmul() {
