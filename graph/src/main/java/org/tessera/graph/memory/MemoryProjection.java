@@ -503,15 +503,22 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
                 return 0;
             }
             List<Key> deferred = deferredInputs(key);
-            List<Long> each = new ArrayList<>();
+            Footprint footprint = layered.footprint(key.name());
+            int atOnce = footprint == null ? Integer.MAX_VALUE : footprint.inputsAtOnce();
+            // Most tasks hold all their inputs: summed as they come, with no list per task (W5 plans 100,000).
+            List<Long> each = atOnce == Integer.MAX_VALUE ? null : new ArrayList<>();
+            long bytes = 0;
             for (Key input : unfused.dependencies(key)) {
                 if (foldedInto(input)) {
-                    each.add(ask != null && deferred.contains(input) && depth < DEEPEST_PARTS ? part(input, ask, depth)
-                            : ceilDivide(folded.get(input)[0], Math.max(1, unfused.dependents(input).size())));
+                    long inputBytes = ask != null && deferred.contains(input) && depth < DEEPEST_PARTS ? part(input, ask, depth)
+                            : ceilDivide(folded.get(input)[0], Math.max(1, unfused.dependents(input).size()));
+                    bytes += inputBytes;
+                    if (each != null) {
+                        each.add(inputBytes);
+                    }
                 }
             }
-            Footprint footprint = layered.footprint(key.name());
-            return Footprint.largest(each, footprint == null ? Integer.MAX_VALUE : footprint.inputsAtOnce());
+            return each == null ? bytes : Footprint.largest(each, atOnce);
         }
 
         /** One part of a folded key's result, and what it asks of its own deferred inputs, all the way down. */
