@@ -152,7 +152,7 @@ public final class Reductions {
     }
 
     /** Kept elements from which folding whole slices at once beats folding each row alone. */
-    private static final long VERTICAL_MINIMUM = 64;
+    static final long VERTICAL_MINIMUM = 64;
 
     /**
      * Folds each reduced element's row separately: rows of a (kept, reduced) layout, pairwise for

@@ -1,8 +1,11 @@
 package org.tessera.ndarray.ufunc;
 
+import java.lang.foreign.MemorySegment;
+
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.Casting;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.kernel.ContiguousLoops;
 import org.tessera.ndarray.layout.Shapes;
 import org.tessera.ndarray.ufunc.Reductions.Options;
 
@@ -60,6 +63,47 @@ public final class Statistics {
     public static NDArray std(NDArray x, Options options, long ddof) {
         NDArray variance = var(x, options, ddof);
         return Ufuncs.SQRT.apply(new Object[] {variance}, new NDArray[] {variance}, null, Casting.SAME_KIND)[0];
+    }
+
+    /**
+     * The sum down the columns of the squared deviations of a float64 matrix {@code x} from
+     * {@code mean}, float64 of shape (1, columns): {@code sum((x - mean)**2, axis=0,
+     * keepdims=True)}, bit for bit. NumPy squares every deviation into an array and then adds its
+     * rows in order, row 0's squares first; where that order holds (rows of unit stride and at
+     * least 64 columns, which the sum folds row by row) each row
+     * is squared into one row of scratch and added while it is in cache, so the squares never
+     * exist as a matrix. Elsewhere it is that composition.
+     */
+    public static NDArray squaredDeviationSums(NDArray x, NDArray mean) {
+        if (!addsRowByRow(x, mean)) {
+            NDArray deviation = Ufuncs.SUBTRACT.apply(x, mean);
+            NDArray squares = Ufuncs.MULTIPLY.apply(new Object[] {deviation, deviation}, new NDArray[] {deviation}, null, Casting.SAME_KIND)[0];
+            return sum(squares, new Options(new int[] {0}, null, true, null, null));
+        }
+        long rows = x.shape(0);
+        long columns = x.shape(1);
+        NDArray result = NDArray.empty(DType.FLOAT64, 1, columns);
+        NDArray squares = rows > 1 ? NDArray.empty(DType.FLOAT64, columns) : result;
+        MemorySegment[] total = {result.segment(), squares.segment(), result.segment()};
+        long[] totalAt = {result.byteOffset(), squares.byteOffset(), result.byteOffset()};
+        for (long row = 0; row < rows; row++) {
+            NDArray into = row == 0 ? result : squares;
+            MemorySegment[] square = {into.segment(), into.segment(), into.segment()};
+            long[] squareAt = {into.byteOffset(), into.byteOffset(), into.byteOffset()};
+            ContiguousLoops.subtractFloat64(new MemorySegment[] {x.segment(), mean.segment(), into.segment()},
+                    new long[] {x.byteOffset() + row * x.byteStride(0), mean.byteOffset(), into.byteOffset()}, columns);
+            ContiguousLoops.multiplyFloat64(square, squareAt, columns);
+            if (row > 0) {
+                ContiguousLoops.addFloat64(total, totalAt, columns);
+            }
+        }
+        return result;
+    }
+
+    private static boolean addsRowByRow(NDArray x, NDArray mean) {
+        return x.ndim() == 2 && mean.ndim() == 2 && x.dtype() == DType.FLOAT64 && mean.dtype() == DType.FLOAT64
+                && x.shape(0) > 0 && x.shape(1) >= Reductions.VERTICAL_MINIMUM && mean.shape(0) == 1 && mean.shape(1) == x.shape(1)
+                && x.byteStride(1) == Double.BYTES && mean.byteStride(1) == Double.BYTES;
     }
 
     /** The flat (axes null) or per-axis index of the first maximum; a NaN is the maximum. */

@@ -212,4 +212,66 @@ class StatisticsTest {
             }
         }
     }
+
+    /**
+     * The squared deviations' column sums are the composition's bit for bit (subtract, multiply,
+     * sum over axis 0), and where rows are added one by one, each column is exactly the squares
+     * added in row order: values near 1e6 make every other order round differently.
+     */
+    @Test
+    void squaredDeviationSumsAreTheComposedSumsBitForBit() {
+        Random random = new Random(11);
+        NDArray wide = filled(NDArray.empty(DType.FLOAT64, 66, 2010), random);
+        NDArray special = filled(NDArray.empty(DType.FLOAT64, 9, 70), random);
+        special.setDouble(Double.NaN, 3, 4);
+        special.setDouble(Double.POSITIVE_INFINITY, 5, 6);
+        special.setDouble(-0.0, 0, 7);
+        NDArray[] matrices = {
+            filled(NDArray.empty(DType.FLOAT64, 1, 100), random),
+            filled(NDArray.empty(DType.FLOAT64, 37, 64), random),
+            wide,
+            wide.slice(0, 1, 3, 21),                    // rows three apart
+            wide.slice(1, 5, 1, 300),                   // part of each row
+            wide.slice(0, 65, -2, 30),                  // rows backwards
+            filled(NDArray.zerosNative(DType.FLOAT64, 12, 130), random),   // off the heap: the scalar loops
+            filled(NDArray.empty(DType.FLOAT64, 10, 20), random),          // too narrow to add row by row
+            filled(NDArray.empty(DType.FLOAT64, 200, 80), random).transpose(),   // columns not unit-strided
+            special,
+        };
+        Options down = new Options(new int[] {0}, null, true, null, null);
+        for (NDArray x : matrices) {
+            long rows = x.shape(0);
+            long columns = x.shape(1);
+            NDArray mean = Ufuncs.TRUE_DIVIDE.apply(Statistics.sum(x, down), (double) rows);
+            if (x == special) {
+                mean.setDouble(Double.NaN, 0, 9);
+            }
+            NDArray deviation = Ufuncs.SUBTRACT.apply(x, mean);
+            NDArray composed = Statistics.sum(Ufuncs.MULTIPLY.apply(deviation, deviation), down);
+            NDArray fused = Statistics.squaredDeviationSums(x, mean);
+            String shape = rows + " x " + columns + " with strides " + x.byteStride(0) + ", " + x.byteStride(1);
+            assertArrayEquals(new long[] {1, columns}, fused.shape(), shape);
+            for (long j = 0; j < columns; j++) {
+                assertEquals(Double.doubleToRawLongBits(composed.getDouble(0, j)), Double.doubleToRawLongBits(fused.getDouble(0, j)),
+                        shape + ", column " + j);
+                if (columns >= 64 && x.byteStride(1) == Double.BYTES) {
+                    double total = 0;
+                    for (long i = 0; i < rows; i++) {
+                        double d = x.getDouble(i, j) - mean.getDouble(0, j);
+                        total = i == 0 ? d * d : total + d * d;
+                    }
+                    assertEquals(Double.doubleToRawLongBits(total), Double.doubleToRawLongBits(fused.getDouble(0, j)), shape + " in row order, column " + j);
+                }
+            }
+        }
+    }
+
+    private static NDArray filled(NDArray matrix, Random random) {
+        for (long i = 0; i < matrix.shape(0); i++) {
+            for (long j = 0; j < matrix.shape(1); j++) {
+                matrix.setDouble(1e6 + random.nextDouble() * (random.nextBoolean() ? 1 : -1e3), i, j);
+            }
+        }
+        return matrix;
+    }
 }
