@@ -68,11 +68,10 @@ public final class Statistics {
     /**
      * The sum down the columns of the squared deviations of a float64 matrix {@code x} from
      * {@code mean}, float64 of shape (1, columns): {@code sum((x - mean)**2, axis=0,
-     * keepdims=True)}, bit for bit. NumPy squares every deviation into an array and then adds its
-     * rows in order, row 0's squares first; where that order holds (rows of unit stride and at
-     * least 64 columns, which the sum folds row by row) each row
-     * is squared into one row of scratch and added while it is in cache, so the squares never
-     * exist as a matrix. Elsewhere it is that composition.
+     * keepdims=True)}, bit for bit. NumPy squares every deviation into an array, then adds its
+     * rows in order, row 0's squares first. Where the sum adds them so (at least 64 columns, each
+     * row's elements adjacent), each row is squared into one row of scratch and added while it is
+     * in cache, and the squares never exist as a matrix; elsewhere it is that composition.
      */
     public static NDArray squaredDeviationSums(NDArray x, NDArray mean) {
         if (!addsRowByRow(x, mean)) {
@@ -81,23 +80,25 @@ public final class Statistics {
             return sum(squares, new Options(new int[] {0}, null, true, null, null));
         }
         long rows = x.shape(0);
-        long columns = x.shape(1);
-        NDArray result = NDArray.empty(DType.FLOAT64, 1, columns);
-        NDArray squares = rows > 1 ? NDArray.empty(DType.FLOAT64, columns) : result;
+        NDArray result = NDArray.empty(DType.FLOAT64, 1, x.shape(1));
+        NDArray squares = rows > 1 ? NDArray.empty(DType.FLOAT64, x.shape(1)) : result;
         MemorySegment[] total = {result.segment(), squares.segment(), result.segment()};
         long[] totalAt = {result.byteOffset(), squares.byteOffset(), result.byteOffset()};
-        for (long row = 0; row < rows; row++) {
-            NDArray into = row == 0 ? result : squares;
-            MemorySegment[] square = {into.segment(), into.segment(), into.segment()};
-            long[] squareAt = {into.byteOffset(), into.byteOffset(), into.byteOffset()};
-            ContiguousLoops.subtractFloat64(new MemorySegment[] {x.segment(), mean.segment(), into.segment()},
-                    new long[] {x.byteOffset() + row * x.byteStride(0), mean.byteOffset(), into.byteOffset()}, columns);
-            ContiguousLoops.multiplyFloat64(square, squareAt, columns);
-            if (row > 0) {
-                ContiguousLoops.addFloat64(total, totalAt, columns);
-            }
+        squareDeviations(x, 0, mean, result);
+        for (long row = 1; row < rows; row++) {
+            squareDeviations(x, row, mean, squares);
+            ContiguousLoops.addFloat64(total, totalAt, x.shape(1));
         }
         return result;
+    }
+
+    /** Row {@code row} of {@code x} less {@code mean}, squared, into the contiguous {@code into}. */
+    private static void squareDeviations(NDArray x, long row, NDArray mean, NDArray into) {
+        MemorySegment out = into.segment();
+        long at = into.byteOffset();
+        ContiguousLoops.subtractFloat64(new MemorySegment[] {x.segment(), mean.segment(), out},
+                new long[] {x.byteOffset() + row * x.byteStride(0), mean.byteOffset(), at}, x.shape(1));
+        ContiguousLoops.multiplyFloat64(new MemorySegment[] {out, out, out}, new long[] {at, at, at}, x.shape(1));
     }
 
     private static boolean addsRowByRow(NDArray x, NDArray mean) {
