@@ -10,9 +10,9 @@ touches first (measured on the 2-core VMs here: 1.7 GB of new pages took 3.4-6.7
 minute idle, 0.3 s just after another process freed them). Whoever runs second inherits the pages
 the first one freed, so the order of the two sides alternates from round to round, `sync` comes
 before every run (no run starts with another's unwritten pages), and `--settle S` waits S seconds
-after it, so that each run starts from the same idle memory. The same holds for the page cache:
-the first process to read a store after a while pays for pages the host had taken (R1 on the AMD
-VM: 1.9-2.9 s for whichever side read first, 0.75-1.1 s for the other), so before each R or H1 run
+after it, so that each run starts from the same idle memory. The page cache behaves alike: the
+first process to read a store after other work pays for its pages again (R1 on the AMD VM: 1.9-2.9
+s for whichever side read first, 0.75-1.1 s for the other), so before each R or H1 run
 the store or file is read through once, and both sides read it from a warm page cache, as
 WORKLOADS.md has it.
 
