@@ -480,14 +480,7 @@ public interface Footprint extends Serializable {
 
         /** The memory of the producer's tasks the reader computes: all of it, or the largest where it makes them a few at a time. */
         private long absorbedMemory(Key key, Measure measure) {
-            if (reader.inputsAtOnce() == Integer.MAX_VALUE) {
-                return absorbed(key, measure);
-            }
-            List<Long> each = new ArrayList<>();
-            for (Key read : producerKeys(key)) {
-                each.add(measure.of(producerFootprint, read));
-            }
-            return Footprint.largest(each, reader.inputsAtOnce());
+            return Footprint.largest(producerKeys(key).stream().map(read -> measure.of(producerFootprint, read)).toList(), reader.inputsAtOnce());
         }
 
         /** A count ({@code measure}) over the producer's tasks that the reader's task of {@code key} now computes. */
