@@ -169,9 +169,8 @@ public final class Kinds {
             if (order == 1) {
                 return new NDArray[] {count, mean};
             }
-            if (!skipNan && !values.dtype().isComplex() && axes.length == 1 && axes[0] == 0 && values.ndim() == 2) {
-                // A block's rows squared and added one at a time, in the order the composition below adds them.
-                return new NDArray[] {count, mean, Statistics.squaredDeviationSums(values, mean)};
+            if (!skipNan && !values.dtype().isComplex()) {
+                return new NDArray[] {count, mean, Statistics.squaredDeviationSums(values, mean, keep)};
             }
             NDArray deviations = Ufuncs.SUBTRACT.apply(values, mean);
             // |d|² of a real d is d·d bit for bit: squared in place, a block makes one temporary, not three,

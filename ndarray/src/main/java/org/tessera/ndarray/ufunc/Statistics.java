@@ -66,18 +66,19 @@ public final class Statistics {
     }
 
     /**
-     * The sum down the columns of the squared deviations of a float64 matrix {@code x} from
-     * {@code mean}, float64 of shape (1, columns): {@code sum((x - mean)**2, axis=0,
-     * keepdims=True)}, bit for bit. NumPy squares every deviation into an array, then adds its
-     * rows in order, row 0's squares first. Where the sum adds them so (at least 64 columns, each
-     * row's elements adjacent), each row is squared into one row of scratch and added while it is
-     * in cache, and the squares never exist as a matrix; elsewhere it is that composition.
+     * The sum of the squared deviations of real {@code x} from {@code mean} (broadcast against it)
+     * over {@code options}: {@code sum((x - mean)**2, ...)}, bit for bit. NumPy squares every
+     * deviation into an array, then sums it. Summed down the columns of a float64 matrix with kept
+     * dims, it adds the rows in order, row 0's squares first; where it does so (at least 64
+     * columns, each row's elements adjacent, a float64 mean of one row) each row is squared into
+     * one row of scratch and added while it is in cache, and the squares never exist as a matrix.
+     * Elsewhere it is that composition.
      */
-    public static NDArray squaredDeviationSums(NDArray x, NDArray mean) {
-        if (!addsRowByRow(x, mean)) {
+    public static NDArray squaredDeviationSums(NDArray x, NDArray mean, Options options) {
+        if (!addsRowByRow(x, mean, options)) {
             NDArray deviation = Ufuncs.SUBTRACT.apply(x, mean);
             NDArray squares = Ufuncs.MULTIPLY.apply(new Object[] {deviation, deviation}, new NDArray[] {deviation}, null, Casting.SAME_KIND)[0];
-            return sum(squares, new Options(new int[] {0}, null, true, null, null));
+            return sum(squares, options);
         }
         long rows = x.shape(0);
         NDArray result = NDArray.empty(DType.FLOAT64, 1, x.shape(1));
@@ -101,8 +102,9 @@ public final class Statistics {
         ContiguousLoops.multiplyFloat64(new MemorySegment[] {out, out, out}, new long[] {at, at, at}, x.shape(1));
     }
 
-    private static boolean addsRowByRow(NDArray x, NDArray mean) {
-        return x.ndim() == 2 && mean.ndim() == 2 && x.dtype() == DType.FLOAT64 && mean.dtype() == DType.FLOAT64
+    private static boolean addsRowByRow(NDArray x, NDArray mean, Options options) {
+        return options.axes() != null && options.axes().length == 1 && options.axes()[0] == 0 && options.keepdims() && options.dtype() == null
+                && options.initial() == null && options.where() == null && x.ndim() == 2 && mean.ndim() == 2 && x.dtype() == DType.FLOAT64 && mean.dtype() == DType.FLOAT64
                 && x.shape(0) > 0 && x.shape(1) >= Reductions.VERTICAL_MINIMUM && mean.shape(0) == 1 && mean.shape(1) == x.shape(1)
                 && x.byteStride(1) == Double.BYTES && mean.byteStride(1) == Double.BYTES;
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.Arrays;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -248,7 +249,7 @@ class StatisticsTest {
             }
             NDArray deviation = Ufuncs.SUBTRACT.apply(x, mean);
             NDArray composed = Statistics.sum(Ufuncs.MULTIPLY.apply(deviation, deviation), down);
-            NDArray fused = Statistics.squaredDeviationSums(x, mean);
+            NDArray fused = Statistics.squaredDeviationSums(x, mean, down);
             String shape = rows + " x " + columns + " with strides " + x.byteStride(0) + ", " + x.byteStride(1);
             assertArrayEquals(new long[] {1, columns}, fused.shape(), shape);
             for (long j = 0; j < columns; j++) {
@@ -262,6 +263,26 @@ class StatisticsTest {
                     }
                     assertEquals(Double.doubleToRawLongBits(total), Double.doubleToRawLongBits(fused.getDouble(0, j)), shape + " in row order, column " + j);
                 }
+            }
+        }
+    }
+
+    /** Over other axes, and with other options, the sums are the composition's. */
+    @Test
+    void squaredDeviationSumsOverOtherAxesAreTheComposition() {
+        NDArray x = filled(NDArray.empty(DType.FLOAT64, 40, 90), new Random(13));
+        for (Options options : new Options[] {new Options(new int[] {1}, null, true, null, null), new Options(new int[] {0}, null, false, null, null),
+                new Options(null, null, true, null, null), new Options(new int[] {0}, DType.FLOAT32, true, null, null)}) {
+            NDArray mean = Ufuncs.TRUE_DIVIDE.apply(Statistics.sum(x, options.withKeepdims(true).withDtype(null)),
+                    (double) (x.size() / Statistics.sum(x, options.withKeepdims(true).withDtype(null)).size()));
+            NDArray deviation = Ufuncs.SUBTRACT.apply(x, mean);
+            NDArray composed = Statistics.sum(Ufuncs.MULTIPLY.apply(deviation, deviation), options);
+            NDArray fused = Statistics.squaredDeviationSums(x, mean, options);
+            assertArrayEquals(composed.shape(), fused.shape(), "axes " + Arrays.toString(options.axes()));
+            assertEquals(composed.dtype(), fused.dtype(), "axes " + Arrays.toString(options.axes()));
+            for (long i = 0; i < composed.size(); i++) {
+                assertEquals(Double.doubleToRawLongBits(composed.ravel().getDouble(i)), Double.doubleToRawLongBits(fused.ravel().getDouble(i)),
+                        "axes " + Arrays.toString(options.axes()) + ", keepdims " + options.keepdims() + ", element " + i);
             }
         }
     }
