@@ -155,6 +155,43 @@ public final class VectorApiMath implements VectorMath {
     }
 
     @Override
+    public boolean sumThree(MemorySegment x, long first, long second, long third, double divisor, MemorySegment output, long outputOffset, long count) {
+        int a = wordIndex(x, first, count);
+        int b = wordIndex(x, second, count);
+        int c = wordIndex(x, third, count);
+        int to = wordIndex(output, outputOffset, count);
+        if (a < 0 || b < 0 || c < 0 || to < 0) {
+            return false;
+        }
+        long[] xs = (long[]) x.heapBase().orElseThrow();
+        long[] out = (long[]) output.heapBase().orElseThrow();
+        int vectorEnd = vectorEnd((int) count, LONG_SPECIES.length());
+        // Without a division the loop is one of adds only: x / 1 is x, NaN and signed zeros included.
+        if (divisor == 1) {
+            sumThree(xs, a, b, c, out, to, vectorEnd);
+        } else {
+            meanThree(xs, a, b, c, divisor, out, to, vectorEnd);
+        }
+        for (int i = vectorEnd; i < count; i++) {
+            double sum = (Double.longBitsToDouble(xs[a + i]) + Double.longBitsToDouble(xs[b + i])) + Double.longBitsToDouble(xs[c + i]);
+            out[to + i] = Double.doubleToRawLongBits(divisor == 1 ? sum : sum / divisor);
+        }
+        return true;
+    }
+
+    private static void sumThree(long[] xs, int a, int b, int c, long[] out, int to, int vectorEnd) {
+        for (int i = 0; i < vectorEnd; i += LONG_SPECIES.length()) {
+            doubles(xs, a + i).add(doubles(xs, b + i)).add(doubles(xs, c + i)).reinterpretAsLongs().intoArray(out, to + i);
+        }
+    }
+
+    private static void meanThree(long[] xs, int a, int b, int c, double divisor, long[] out, int to, int vectorEnd) {
+        for (int i = 0; i < vectorEnd; i += LONG_SPECIES.length()) {
+            doubles(xs, a + i).add(doubles(xs, b + i)).add(doubles(xs, c + i)).div(divisor).reinterpretAsLongs().intoArray(out, to + i);
+        }
+    }
+
+    @Override
     public boolean splitMixUniform(long base, long[] steps, int count, MemorySegment output, long outputOffset) {
         int to = wordIndex(output, outputOffset, count);
         if (to < 0 || count > steps.length) {

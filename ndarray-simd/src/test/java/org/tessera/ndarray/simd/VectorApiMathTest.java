@@ -11,6 +11,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
+import org.tessera.ndarray.filter.EdgeMode;
+import org.tessera.ndarray.filter.UniformFilter;
 import org.tessera.ndarray.kernel.SplitMix;
 import org.tessera.ndarray.kernel.VectorMath;
 import org.tessera.ndarray.ufunc.NumpyPairwise;
@@ -121,6 +123,68 @@ class VectorApiMathTest {
         }
     }
 
+    /** Three runs of one array added in order and divided, at counts around the vector length and at any word offsets, are the scalar loop bit for bit. */
+    @Test
+    void threeRunsAreAddedAndDividedAsTheScalarLoopDoes() {
+        VectorMath vector = new VectorApiMath();
+        SplittableRandom random = new SplittableRandom(17);
+        long[] xs = new long[400];
+        for (int i = 0; i < xs.length; i++) {
+            // Magnitudes over many binades: another order of the additions would change the bits.
+            xs[i] = Double.doubleToRawLongBits(Math.scalb(random.nextDouble() - 0.4, random.nextInt(-30, 30)));
+        }
+        xs[5] = Double.doubleToRawLongBits(Double.NaN);
+        xs[40] = Double.doubleToRawLongBits(Double.POSITIVE_INFINITY);
+        xs[41] = Double.doubleToRawLongBits(-0.0);
+        MemorySegment x = MemorySegment.ofArray(xs);
+        for (double divisor : new double[] {1, 9, 3, -0.5}) {
+            for (int count : new int[] {0, 1, 3, 4, 5, 8, 9, 63, 64, 65, 250}) {
+                for (int[] runs : new int[][] {{0, 1, 2}, {3, 100, 37}, {140, 7, 0}}) {
+                    long[] outs = new long[300];
+                    assertTrue(vector.sumThree(x, runs[0] * 8L, runs[1] * 8L, runs[2] * 8L, divisor, MemorySegment.ofArray(outs), 16, count));
+                    for (int i = 0; i < outs.length; i++) {
+                        double expected = 0.0;
+                        if (i >= 2 && i < 2 + count) {
+                            int at = i - 2;
+                            double sum = (Double.longBitsToDouble(xs[runs[0] + at]) + Double.longBitsToDouble(xs[runs[1] + at]))
+                                    + Double.longBitsToDouble(xs[runs[2] + at]);
+                            expected = sum / divisor;
+                        }
+                        assertEquals(Double.doubleToRawLongBits(expected), outs[i], count + " from " + java.util.Arrays.toString(runs) + " over " + divisor + ", at " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    /** With the provider selected, the 2-D filter's row pass gives the axis-by-axis pass's values (which the provider does not touch) bit for bit. */
+    @Test
+    void theUniformFiltersRowPassIsTheSameWithTheProvider() {
+        assertTrue(VectorMath.selected() instanceof VectorApiMath, "selected: " + VectorMath.selected().name());
+        SplittableRandom random = new SplittableRandom(19);
+        NDArray x = NDArray.zeros(org.tessera.ndarray.dtype.DType.FLOAT64, 37, 203);
+        for (long i = 0; i < 37; i++) {
+            for (long j = 0; j < 203; j++) {
+                x.setDouble(Math.scalb(random.nextDouble() - 0.4, random.nextInt(-30, 30)), i, j);
+            }
+        }
+        x.setDouble(Double.NaN, 3, 100);
+        x.setDouble(Double.NEGATIVE_INFINITY, 20, 7);
+        for (EdgeMode mode : java.util.List.of(EdgeMode.REFLECT, EdgeMode.NEAREST, EdgeMode.WRAP, EdgeMode.constant(1.5))) {
+            for (NDArray input : new NDArray[] {x, NDArrays.get(x, org.tessera.ndarray.index.Index.range(1L, 36L, 1L)).copy()}) {
+                long rows = input.shape(0);
+                NDArray byRows = UniformFilter.apply(input, 3, mode);
+                NDArray byAxes = UniformFilter.apply(input.reshape(1, rows, 203), new long[] {1, 3, 3}, mode).reshape(rows, 203);
+                for (long i = 0; i < rows; i++) {
+                    for (long j = 0; j < 203; j++) {
+                        assertEquals(Double.doubleToRawLongBits(byAxes.getDouble(i, j)), Double.doubleToRawLongBits(byRows.getDouble(i, j)),
+                                mode + " at (" + i + ", " + j + ") of " + rows + " rows");
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void thePairwiseSumIsNumpysBitForBit() {
         VectorMath vector = new VectorApiMath();
@@ -156,10 +220,14 @@ class VectorApiMathTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativeMemory = arena.allocate(512, 8);
             assertFalse(vector.applyContiguous(VectorMath.Arithmetic.ADD, nativeMemory, 0, heap, 0, heap, 0, 16));
+            assertFalse(vector.sumThree(nativeMemory, 0, 8, 16, 1, heap, 0, 16), "native runs");
         }
         assertFalse(vector.applyContiguous(VectorMath.Arithmetic.ADD, heap, 0, heap.asReadOnly(), 0, heap, 0, 16));
         assertFalse(vector.applyContiguous(VectorMath.Arithmetic.ADD, heap, 4, heap, 0, heap, 0, 16));
         assertFalse(vector.applyContiguous(VectorMath.Arithmetic.ADD, heap, 0, heap, 0, slice, 0, 11), "11 elements do not fit a slice of 10");
+        assertFalse(vector.sumThree(heap, 0, 8, 4, 1, slice, 0, 8), "a misaligned run");
+        assertFalse(vector.sumThree(heap, 0, 8, 16, 1, slice, 0, 11), "11 elements do not fit a slice of 10");
+        assertFalse(vector.sumThree(heap, 0, 8, 16 * 8, 1, heap, 0, 49), "a run past the end");
         assertFalse(vector.splitMixUniform(0, new long[16], 16, slice, 0));
         assertFalse(vector.splitMixUniform(0, new long[8], 9, heap, 0), "more values than steps");
         assertTrue(vector.splitMixUniform(0, new long[16], 10, slice, 0));

@@ -81,6 +81,17 @@ public interface VectorMath {
     }
 
     /**
+     * {@code output[i] = ((x[first + i] + x[second + i]) + x[third + i]) / divisor} over {@code count}
+     * contiguous float64 elements, the three runs at byte offsets {@code first}, {@code second} and
+     * {@code third} of one segment (three rows of a window, or one row at three shifts), added in
+     * that order; a divisor of 1 divides nothing. Part of the arithmetic family. Where the provider
+     * can; false (nothing done) where it cannot. The output must not overlap the runs.
+     */
+    default boolean sumThree(MemorySegment x, long first, long second, long third, double divisor, MemorySegment output, long outputOffset, long count) {
+        return false;
+    }
+
+    /**
      * {@code output[i] = SplitMix.uniform(base + steps[i])} for {@code i < count}, as contiguous
      * float64 from {@code outputOffset}, where the provider can; false (nothing done) where it cannot.
      */
