@@ -543,7 +543,9 @@ public final class TreeReduction {
                 if (!(partial instanceof Object[] components)) {
                     throw new IllegalStateException("a reduction's chunk step gave " + partial + ", not its partial's components");
                 }
-                return copiedOut(components);
+                // On the heap, not in a scratch around this one (chunk steps that share blocks run in one, see enclose),
+                // which the next task reuses while this partial waits for its combine.
+                return Scratch.outside(() -> copiedOut(components));
             } finally {
                 scratch.giveBack();
             }

@@ -65,6 +65,31 @@ class ChunkReadsOnceTest {
         org.tessera.io.TestArrays.assertSameArray(held.add(held.T()).mean(0).compute(), means, "(y + y.T).mean(0)");
     }
 
+    /**
+     * Chunks large enough to be pulled through in strips, on grids of two and four blocks a side:
+     * the merged tasks keep the shared chunks in a scratch around their parts, and each part's
+     * partial must leave it for the heap, since the next task reuses that scratch while the
+     * partial waits for its combine (until 2026-11-27 the partials were copied into it, and
+     * the diagonal blocks' sums came out wrong by whole blocks).
+     */
+    @Test
+    void aSumWithItsTransposeInStripsIsTheInMemoryOneBitForBit() throws IOException {
+        for (long side : new long[] {512, 1024}) {
+            ChunkedArray values = Creation.random(13, Creation.Distribution.UNIFORM, new long[] {side, side}, ChunkSpec.of(256, 256));
+            InstrumentedStore store = new InstrumentedStore(new MemoryStore());
+            Zarr.toZarr(values, store, "", ArrayMetadataV2.of(values.shape(), new long[] {256, 256}, values.dtype()), StoreOptions.defaults());
+            ChunkedArray y = Zarr.fromZarr(ZarrArray.open(store, ""));
+            ChunkedArray held = values.persist(new org.tessera.graph.schedule.SynchronousScheduler());
+            for (org.tessera.graph.schedule.Scheduler scheduler : java.util.List.of(new org.tessera.graph.schedule.SynchronousScheduler(),
+                    ChunkedArray.defaultScheduler())) {
+                org.tessera.io.TestArrays.assertSameArray(held.add(held.T()).sum(0).compute(), y.add(y.T()).sum(0).compute(scheduler),
+                        "(y + y.T).sum(0), " + side + " a side");
+                org.tessera.io.TestArrays.assertSameArray(held.add(held.T()).mean(1).compute(), y.add(y.T()).mean(1).compute(scheduler),
+                        "(y + y.T).mean(1), " + side + " a side");
+            }
+        }
+    }
+
     @Test
     void aMergedTaskIsPlannedWithItsPartsNotInTheirReaders() throws IOException {
         ChunkedArray values = Creation.random(12, Creation.Distribution.NORMAL, new long[] {SIDE, SIDE}, ChunkSpec.of(CHUNK, CHUNK));
