@@ -98,6 +98,19 @@ public final class NDArray implements AnyArray<NDArray> {
                 true, null);
     }
 
+    /**
+     * {@link #empty(DType, Order, long...)} for a block that outlives the task making it (a stored
+     * chunk decoded for the tasks that read it): outside a scratch its memory comes from the
+     * {@link org.tessera.ndarray.memory.BlockPool}, old bytes and all, and a scheduler may give it
+     * back there once nothing it holds shares the memory.
+     */
+    public static NDArray emptyBlock(DType dtype, Order order, long... shape) {
+        long[] checkedShape = shape.clone();
+        long byteSize = Math.multiplyExact(Shapes.size(checkedShape), (long) dtype.byteSize());
+        return new NDArray(Memory.allocateBlock(byteSize), 0, checkedShape, Strides.contiguous(checkedShape, dtype.byteSize(), order), dtype, true,
+                null);
+    }
+
     /** A new zero-filled C-ordered array. */
     public static NDArray zeros(DType dtype, long... shape) {
         return zeros(dtype, Order.C, shape);

@@ -19,6 +19,7 @@ import org.tessera.graph.Task;
 import org.tessera.graph.TaskGraph;
 import org.tessera.graph.memory.AllocationMeter;
 import org.tessera.graph.memory.MemoryBudget;
+import org.tessera.graph.memory.ResultRecycler;
 import org.tessera.graph.memory.SizeOf;
 import org.tessera.graph.memory.SpillStore;
 import org.tessera.graph.order.OrderedGraph;
@@ -30,6 +31,9 @@ import org.tessera.graph.order.OrderedGraph;
  */
 final class Execution {
     private static final int NOT_NEEDED = Integer.MAX_VALUE;
+    private static final ResultRecycler RECYCLER = ResultRecycler.find();
+    /** Beyond this many results in memory, a dropped one is left to the collector: each offer walks them all. */
+    private static final int MOST_HELD_TO_RECYCLE = 4096;
 
     private final List<Callback> callbacks;
     private final int workerCount;
@@ -496,8 +500,12 @@ final class Execution {
     }
 
     private void release(int number) {
+        Object dropped = results[number];
         results[number] = null;
         liveResults--;
+        if (dropped != null && liveResults <= MOST_HELD_TO_RECYCLE && RECYCLER.recyclable(dropped)) {
+            RECYCLER.recycle(dropped, heldResults());
+        }
         if (spilled.get(number)) {
             spilled.clear(number);
             spillStore.discard(keys[number]);
@@ -505,6 +513,11 @@ final class Execution {
             inMemory.clear(number);
             bytesInMemory -= sizes[number];
         }
+    }
+
+    /** Under the lock: the results in memory now (the outputs finished so far, and the inputs of tasks running or yet to run). */
+    private Iterable<Object> heldResults() {
+        return () -> inMemory.stream().mapToObj(number -> results[number]).filter(java.util.Objects::nonNull).iterator();
     }
 
     /** Bytes of results allowed to sit in memory, leaving room for every worker's next result. */

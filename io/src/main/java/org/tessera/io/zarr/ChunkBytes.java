@@ -82,7 +82,8 @@ final class ChunkBytes {
      */
     static NDArray decodeInto(ByteCodec codec, MemorySegment stored, DType dtype, long[] shape, ByteOrder byteOrder, Order order, String where)
             throws ZarrFormatException {
-        NDArray result = NDArray.empty(dtype, order, shape);
+        // The codec writes every byte (or throws), so the block's old bytes never show.
+        NDArray result = NDArray.emptyBlock(dtype, order, shape);
         MemorySegment target = result.segment().asSlice(result.byteOffset(), result.size() * dtype.byteSize());
         try {
             codec.decodeInto(stored, target);

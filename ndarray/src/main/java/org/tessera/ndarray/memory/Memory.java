@@ -47,6 +47,16 @@ public final class Memory {
     }
 
     /**
+     * Storage for a block that outlives the task making it and that the caller overwrites whole
+     * (a stored chunk decoded for the tasks that read it): inside a {@link Scratch} as
+     * {@link #allocateForOverwrite}, elsewhere from the {@link BlockPool}, which a scheduler
+     * gives it back to once nothing reads it.
+     */
+    public static MemorySegment allocateBlock(long byteSize) {
+        return Scratch.current() != null ? allocateForOverwrite(byteSize) : BlockPool.take(byteSize);
+    }
+
+    /**
      * Zero-filled native storage on transparent huge pages where the kernel offers them, for large
      * buffers that native code walks (BLAS operands); released when it becomes unreachable.
      */

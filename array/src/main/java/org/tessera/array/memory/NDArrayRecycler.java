@@ -1,0 +1,60 @@
+package org.tessera.array.memory;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Collection;
+
+import org.tessera.graph.Key;
+import org.tessera.graph.memory.ResultRecycler;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.memory.BlockPool;
+
+/**
+ * Gives a dropped block's memory back to the {@link BlockPool} (a chunk decoded from a store takes
+ * it from there) when no result the scheduler still holds may share it: an array over the same
+ * memory (a slice or transpose of the block), or inside a list of such, keeps it, and so does any
+ * value whose memory this cannot see (a deferred block, another array family), whatever it holds.
+ */
+public final class NDArrayRecycler implements ResultRecycler {
+    /** Lists of lists nested deeper than this are taken to share. */
+    private static final int DEEPEST = 4;
+
+    @Override
+    public boolean recyclable(Object result) {
+        return result instanceof NDArray array && BlockPool.holds(array.segment());
+    }
+
+    @Override
+    public void recycle(Object dropped, Iterable<Object> held) {
+        MemorySegment memory = ((NDArray) dropped).segment();
+        for (Object value : held) {
+            if (mayShare(value, memory, 0)) {
+                return;
+            }
+        }
+        BlockPool.giveBack(memory);
+    }
+
+    /** Whether {@code value} may refer to any byte of {@code memory}: false only where every array in it is seen to lie elsewhere. */
+    static boolean mayShare(Object value, MemorySegment memory, int depth) {
+        return switch (value) {
+            case null -> false;
+            case NDArray array -> array.segment().asOverlappingSlice(memory).isPresent();
+            case Number ignored -> false;
+            case Boolean ignored -> false;
+            case String ignored -> false;
+            case Key ignored -> false;
+            case Object[] values when depth < DEEPEST -> anyMayShare(java.util.Arrays.asList(values), memory, depth);
+            case Collection<?> values when depth < DEEPEST -> anyMayShare(values, memory, depth);
+            default -> true;
+        };
+    }
+
+    private static boolean anyMayShare(Collection<?> values, MemorySegment memory, int depth) {
+        for (Object value : values) {
+            if (mayShare(value, memory, depth + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
