@@ -143,7 +143,8 @@ final class ChunkSlabs implements RegionSource.SlabReader {
             if (stored.isEmpty()) {
                 stacked = metadata.fillValue().fill(stackedShape);
             } else {
-                stacked = NDArray.empty(metadata.dtype(), stackedShape);
+                // Every row is written below; the rows are often the picks a task hands on, and then a block the scheduler gives back.
+                stacked = NDArray.emptyBlock(metadata.dtype(), Order.C, stackedShape);
                 MemorySegment target = stacked.segment().asSlice(stacked.byteOffset(), rows.length * rowBytes);
                 for (int rank = 0; rank < rows.length; rank++) {
                     copyDecoded(stored.get(), (inChunkStart[0] + rows[rank]) * rowBytes, target.asSlice(rank * rowBytes, rowBytes));

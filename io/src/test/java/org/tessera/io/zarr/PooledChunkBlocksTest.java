@@ -16,6 +16,8 @@ import org.tessera.io.StoreOptions;
 import org.tessera.io.TestArrays;
 import org.tessera.io.codec.Blosc;
 import org.tessera.io.store.MemoryStore;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.filter.EdgeMode;
 import org.tessera.ndarray.filter.UniformFilter;
 import org.tessera.ndarray.index.Index;
@@ -51,6 +53,9 @@ class PooledChunkBlocksTest {
         assertSameReusingBlocks(y, ChunkedArray::T, "y.T, views of blocks");
         assertSameReusingBlocks(y, x -> x.get(Index.range(null, null, 2L), Index.range(null, null, -2L)).add(1.0).cumsum(0), "a view's cumulative sum");
         assertSameReusingBlocks(y, x -> x.rechunk(ChunkSpec.of(128, SIDE)), "rows of 128");
+        NDArray picks = NDArrays.array(new long[] {5, 600, 3, 2, 200, 401, 650, 17, 5});
+        assertSameReusingBlocks(y, x -> x.get(Index.range(null, null, 3L), Index.range(100L, -100L, null)).get(Index.of(picks)),
+                "rows picked from a stored slice, each chunk's rows read in one pass");
         if (Blosc.defaults().decodesInto()) {
             assertTrue(BlockPool.reuses() > reusesBefore, "decoded blocks were given back and taken again");
         }
