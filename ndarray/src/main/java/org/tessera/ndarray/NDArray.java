@@ -75,10 +75,14 @@ public final class NDArray implements AnyArray<NDArray> {
 
     /** A new zero-filled array (false for bool) of {@code shape}, laid out in {@code order}. */
     public static NDArray zeros(DType dtype, Order order, long... shape) {
+        return contiguous(dtype, order, shape, Memory::allocate);
+    }
+
+    /** A new contiguous array of {@code shape} in {@code order}, its memory from {@code allocator} (given the byte size). */
+    private static NDArray contiguous(DType dtype, Order order, long[] shape, java.util.function.LongFunction<MemorySegment> allocator) {
         long[] checkedShape = shape.clone();
         long byteSize = Math.multiplyExact(Shapes.size(checkedShape), (long) dtype.byteSize());
-        MemorySegment storage = Memory.allocate(byteSize);
-        return new NDArray(storage, 0, checkedShape, Strides.contiguous(checkedShape, dtype.byteSize(), order), dtype, true, null);
+        return new NDArray(allocator.apply(byteSize), 0, checkedShape, Strides.contiguous(checkedShape, dtype.byteSize(), order), dtype, true, null);
     }
 
     /**
@@ -92,10 +96,7 @@ public final class NDArray implements AnyArray<NDArray> {
 
     /** {@link #empty(DType, long...)} in the given memory order. */
     public static NDArray empty(DType dtype, Order order, long... shape) {
-        long[] checkedShape = shape.clone();
-        long byteSize = Math.multiplyExact(Shapes.size(checkedShape), (long) dtype.byteSize());
-        return new NDArray(Memory.allocateForOverwrite(byteSize), 0, checkedShape, Strides.contiguous(checkedShape, dtype.byteSize(), order), dtype,
-                true, null);
+        return contiguous(dtype, order, shape, Memory::allocateForOverwrite);
     }
 
     /**
@@ -105,10 +106,7 @@ public final class NDArray implements AnyArray<NDArray> {
      * back there once nothing it holds shares the memory.
      */
     public static NDArray emptyBlock(DType dtype, Order order, long... shape) {
-        long[] checkedShape = shape.clone();
-        long byteSize = Math.multiplyExact(Shapes.size(checkedShape), (long) dtype.byteSize());
-        return new NDArray(Memory.allocateBlock(byteSize), 0, checkedShape, Strides.contiguous(checkedShape, dtype.byteSize(), order), dtype, true,
-                null);
+        return contiguous(dtype, order, shape, Memory::allocateBlock);
     }
 
     /** A new zero-filled C-ordered array. */
@@ -118,10 +116,7 @@ public final class NDArray implements AnyArray<NDArray> {
 
     /** A new zero-filled C-ordered array in native memory (for arrays beyond the heap's limits). */
     public static NDArray zerosNative(DType dtype, long... shape) {
-        long[] checkedShape = shape.clone();
-        long byteSize = Math.multiplyExact(Shapes.size(checkedShape), (long) dtype.byteSize());
-        return new NDArray(Memory.allocateNative(byteSize), 0, checkedShape,
-                Strides.contiguous(checkedShape, dtype.byteSize(), Order.C), dtype, true, null);
+        return contiguous(dtype, Order.C, shape, Memory::allocateNative);
     }
 
     /**
