@@ -26,15 +26,16 @@ def timed(run, repeats):
     return seconds, value, passed
 
 
-def report(workload, impl, version, seconds, value, passed, json_path, **extra):
-    """Prints the result as one line of JSON and, given a path, writes it there too."""
+def report(workload, impl, version, seconds, value, passed, json_path, peak=None, **extra):
+    """Prints the result as one line of JSON and, given a path, writes it there too; peak, where
+    given, is the peak resident set taken before work that the workload's own peak should not count."""
     result = {
         "workload": workload,
         "impl": impl,
         "version": version,
         "seconds": statistics.median(seconds),
         "runs": seconds,
-        "peak_rss_bytes": peak_rss_bytes(),
+        "peak_rss_bytes": peak if peak is not None else peak_rss_bytes(),
         "check": value,
         "check_ok": passed,
     }

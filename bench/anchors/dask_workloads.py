@@ -15,10 +15,12 @@ import argparse
 import os
 import shutil
 import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from anchor_result import fail, report, timed
+from anchor_result import fail, peak_rss_bytes, report, timed
 
 try:
     import dask
@@ -230,6 +232,68 @@ def r7(options):
     return in_temporary_directory("r7-", body)
 
 
+def chunk_files(path):
+    """The chunk files of the Zarr v2 array at path (flat or nested keys): every file but the metadata."""
+    return [os.path.join(folder, name) for folder, _, names in os.walk(path) for name in names if not name.startswith(".")]
+
+
+def on_all_cores(task, items):
+    """Seconds to run task on every item on a pool of one thread per core, as Dask's threaded scheduler runs tasks."""
+    start = time.perf_counter()
+    with ThreadPoolExecutor(os.cpu_count()) as pool:
+        for _ in pool.map(task, items):
+            pass
+    return time.perf_counter() - start
+
+
+def decode_floor(path):
+    """Seconds to read and decode every chunk of the Zarr array at path on all cores with zarr's own
+    codec and nothing else: the least any computation that reads the whole array can take here,
+    measured by the Python tools (Tessera's JSON has its own, floor_seconds)."""
+    import zarr
+    array = zarr.open(path, mode="r")
+
+    def decode(file):
+        with open(file, "rb") as stored:
+            encoded = stored.read()
+        out = np.empty(array.chunks, dtype=array.dtype)
+        array.compressor.decode(encoded, out)
+    return on_all_cores(decode, chunk_files(path))
+
+
+def encode_floor(shape, count, directory):
+    """Seconds to encode count chunks of uniform [0, 1) float64 of the given shape with zarr's default
+    compressor and write each to a new file in directory, on all cores, nothing else: the least a
+    workload that stores as much takes here. The chunks are made before the clock starts (one per
+    core, each encoded in turn), and the files are written just after the workload freed its own,
+    so the pages they take are the cheapest the machine has."""
+    import zarr
+    codec = zarr.storage.default_compressor
+    chunks = [np.random.default_rng(seed).random(shape) for seed in range(os.cpu_count())]
+
+    def encode(number):
+        with open(os.path.join(directory, str(number)), "wb") as written:
+            written.write(codec.encode(chunks[number % len(chunks)]))
+    return on_all_cores(encode, range(count))
+
+
+# What the writing workloads store: W3 its 16000 x 16000 array in 2000 x 2000 chunks, R7 the same array in 250 x 16000.
+STORED_CHUNKS = {"W3": (STORED_CHUNK, STORED_CHUNK), "R7": (250, STORED_SIDE)}
+
+
+def floors(workload, store):
+    """The floors of a workload that reads the store (R*: floor_seconds) or writes one (W3, R7:
+    encode_floor_seconds), measured after its timed runs."""
+    measured = {}
+    if workload.startswith("R"):
+        measured["floor_seconds"] = decode_floor(store)
+    if workload in STORED_CHUNKS:
+        shape = STORED_CHUNKS[workload]
+        count = STORED_SIDE ** 2 // (shape[0] * shape[1])
+        measured["encode_floor_seconds"] = in_temporary_directory("floor-", lambda directory: encode_floor(shape, count, directory))
+    return measured
+
+
 def main():
     parser = argparse.ArgumentParser(description="Runs one chunked workload with Dask's threaded scheduler.")
     parser.add_argument("workload", help="W1..W8, R1..R7, H1, make-store or make-h5")
@@ -256,8 +320,9 @@ def main():
     if options.workload == "H1":
         make_h5(options.store or fail("H1 reads an HDF5 file: give --store FILE"))
     seconds, value, passed = timed(lambda: WORKLOADS[options.workload](options), options.repeat)
-    return report(options.workload, "dask", dask.__version__, seconds, value, passed, options.json_path,
-                  params={"threads": os.cpu_count(), "store": options.store})
+    peak = peak_rss_bytes()  # before the floors, which hold chunks of their own
+    return report(options.workload, "dask", dask.__version__, seconds, value, passed, options.json_path, peak=peak,
+                  params={"threads": os.cpu_count(), "store": options.store}, **floors(options.workload, options.store))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,10 @@ s for whichever side read first, 0.75-1.1 s for the other), so before each R or 
 the store or file is read through once, and both sides read it from a warm page cache, as
 WORKLOADS.md has it.
 
+Results carry floors measured after their timed runs: Tessera's R and H1 its reading and decoding
+of every chunk, the anchor's R the same with zarr's codec, the anchor's W3 and R7 encoding and
+writing as many bytes as they store; a second table lists them round by round.
+
 Tessera runs through `./tessera bench` with the launcher's one JVM configuration; a level "avx2"
 adds `-XX:UseAVX=2` to TESSERA_JVM_OPTS, which holds HotSpot to AVX2 on an AVX-512 CPU (on a CPU
 without AVX-512 it is the machine's own level, so measure only "native" there). The anchor is
@@ -99,6 +103,29 @@ def describe(results, workload):
     return f"{times} s{memory}{extra}"
 
 
+FLOORS = (("tessera", "floor_seconds", "Tessera: read and decode"), ("tessera", "floor_slab_seconds", "Tessera: in slabs"),
+          ("anchor", "floor_seconds", "Python tools: read and decode"), ("anchor", "encode_floor_seconds", "Python tools: encode and write"))
+
+
+def floor_table(results, workloads, levels):
+    """The floors the runs measured after their timed part (bench/WORKLOADS.md), round by round: what
+    no implementation of a workload that reads (R) or writes (W3, R7) the whole store goes below here."""
+    rows = []
+    for workload in workloads:
+        cells = []
+        for side, field, _ in FLOORS:
+            runs = results[(workload, side, levels[0] if side == "tessera" else None)]
+            values = [r[field] for r in runs if field in r]
+            cells.append(" / ".join(f"{value:.3f}" for value in values) + " s" if values else "-")
+        if any(cell != "-" for cell in cells):
+            rows.append(f"| {workload} | " + " | ".join(cells) + " |")
+    if rows:
+        print()
+        print("| workload | " + " | ".join(title for _, _, title in FLOORS) + " |")
+        print("|" + "---|" * (len(FLOORS) + 1))
+        print("\n".join(rows))
+
+
 def median_seconds(results):
     values = [seconds_of(r) for r in results if seconds_of(r) is not None]
     return statistics.median(values) if values else None
@@ -167,6 +194,7 @@ def main():
             ours, theirs = median_seconds(results[(workload, "tessera", level)]), median_seconds(anchor)
             ratios.append(f"{theirs / ours:.2f}" if ours and theirs else "-")
         print(f"| {workload} | " + " | ".join(cells) + f" | {describe(anchor, workload)} | " + " / ".join(ratios) + " |")
+    floor_table(results, options.workloads, levels)
     return 0
 
 
