@@ -111,7 +111,7 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
         return BloscLibrary.instance().filter(BloscLibrary::encodes).isPresent();
     }
 
-    /** Through the system c-blosc, native memory to native memory. */
+    /** Through the system c-blosc, from native or heap memory into native memory. */
     @Override
     public long encodeInto(MemorySegment data, int itemSize, MemorySegment target) throws IOException {
         int elementSize = elementSize(itemSize);

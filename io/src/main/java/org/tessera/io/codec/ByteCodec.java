@@ -30,16 +30,16 @@ public sealed interface ByteCodec extends java.io.Serializable permits Gzip, Zli
         throw new UnsupportedOperationException(this + " decodes through byte arrays only");
     }
 
-    /** Whether {@link #encodeInto} encodes native memory into native memory here (Blosc with a system c-blosc). */
+    /** Whether {@link #encodeInto} encodes memory into native memory here (Blosc with a system c-blosc). */
     default boolean encodesInto() {
         return false;
     }
 
     /**
-     * Encodes {@code data} into the start of {@code target}, both native memory, {@code target} at
-     * least {@link #encodedBound} bytes, and returns the encoded length: no byte arrays, so a chunk
-     * written from pooled memory allocates nothing on the heap. Only where {@link #encodesInto()}
-     * says so; {@code itemSize} as for {@link #encode}.
+     * Encodes {@code data} (native memory or a heap array's) into the start of {@code target},
+     * native memory of at least {@link #encodedBound} bytes, and returns the encoded length: no byte
+     * arrays, so a chunk written from pooled memory allocates nothing on the heap. Only where
+     * {@link #encodesInto()} says so; {@code itemSize} as for {@link #encode}.
      */
     default long encodeInto(MemorySegment data, int itemSize, MemorySegment target) throws IOException {
         throw new UnsupportedOperationException(this + " encodes through byte arrays only");

@@ -138,23 +138,40 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
     /**
      * {@link #encodeChunk} through pooled native memory, handing the encoded bytes to {@code output}:
      * a chunk written this way allocates no chunk-sized array (through byte arrays, each chunk took
-     * two: its raw bytes and the compressor's output).
+     * two: its raw bytes and the compressor's output). A chunk whose memory already holds its stored
+     * bytes (of the stored dtype, contiguous in the stored order, no byte swap) is compressed from
+     * there; any other is laid out in a pooled buffer first.
      */
     void encodeChunkInto(NDArray chunk, EncodedChunk output) throws IOException {
         long raw = rawChunkBytes();
         long bound = compressor.encodedBound(raw);
         // Both of one size, so either kind of use fits any buffer the pool holds.
-        MemorySegment rawBuffer = ENCODING.borrow(bound);
         MemorySegment encodedBuffer = ENCODING.borrow(bound);
+        MemorySegment rawBuffer = null;
         try {
-            MemorySegment rawBytes = rawBuffer.asSlice(0, raw);
-            ChunkBytes.encodeInto(chunk.dtype() == dtype ? chunk : chunk.astype(dtype), endian.byteOrder(), order, rawBytes);
+            MemorySegment rawBytes;
+            if (holdsStoredBytes(chunk)) {
+                rawBytes = chunk.segment().asSlice(chunk.byteOffset(), raw);
+            } else {
+                rawBuffer = ENCODING.borrow(bound);
+                rawBytes = rawBuffer.asSlice(0, raw);
+                ChunkBytes.encodeInto(chunk.dtype() == dtype ? chunk : chunk.astype(dtype), endian.byteOrder(), order, rawBytes);
+            }
             long encoded = compressor.encodeInto(rawBytes, dtype.byteSize(), encodedBuffer.asSlice(0, bound));
             output.write(encodedBuffer.asSlice(0, encoded));
         } finally {
-            ENCODING.giveBack(rawBuffer);
             ENCODING.giveBack(encodedBuffer);
+            if (rawBuffer != null) {
+                ENCODING.giveBack(rawBuffer);
+            }
         }
+    }
+
+    /** Whether {@code chunk}'s memory is, byte for byte, what this array stores for it: the layout {@link ChunkBytes#encodeInto} would copy. */
+    private boolean holdsStoredBytes(NDArray chunk) {
+        // NDArrays hold little-endian values; a big-endian array swaps them on the way out.
+        return chunk.dtype() == dtype && endian.byteOrder() != java.nio.ByteOrder.BIG_ENDIAN
+                && (order == Order.F ? chunk.isFContiguous() : chunk.isCContiguous()) && chunk.size() * dtype.byteSize() == rawChunkBytes();
     }
 
     @Override

@@ -122,4 +122,29 @@ class BloscIntoMemoryTest {
             assertTrue(corrupt.getMessage().startsWith("blosc: "), corrupt.getMessage());
         }
     }
+
+    /**
+     * A chunk is compressed from wherever its bytes are: from a heap array as from native memory,
+     * into the same frame the JNI library decodes; the frame goes to native memory only.
+     */
+    @ParameterizedTest(name = "{0} {1} bytes")
+    @MethodSource("framesAndSizes")
+    void encodingFromTheHeapGivesTheFrameOfNativeMemory(Blosc codec, long byteCount) throws IOException {
+        assumeTrue(codec.encodesInto(), "this c-blosc has no blosc_compress_ctx");
+        byte[] data = data((int) byteCount);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativeData = arena.allocate(data.length, 64);
+            MemorySegment.copy(MemorySegment.ofArray(data), 0, nativeData, 0, data.length);
+            MemorySegment fromNative = arena.allocate(codec.encodedBound(data.length));
+            MemorySegment fromHeap = arena.allocate(codec.encodedBound(data.length));
+            long nativeLength = codec.encodeInto(nativeData, 8, fromNative);
+            long heapLength = codec.encodeInto(MemorySegment.ofArray(data), 8, fromHeap);
+            byte[] frame = fromHeap.asSlice(0, heapLength).toArray(ValueLayout.JAVA_BYTE);
+            assertArrayEquals(fromNative.asSlice(0, nativeLength).toArray(ValueLayout.JAVA_BYTE), frame);
+            assertArrayEquals(data, codec.decode(frame));
+            IllegalArgumentException onTheHeap = assertThrows(IllegalArgumentException.class,
+                    () -> codec.encodeInto(nativeData, 8, MemorySegment.ofArray(new byte[(int) codec.encodedBound(data.length)])));
+            assertTrue(onTheHeap.getMessage().startsWith("blosc: compresses into native memory"), onTheHeap.getMessage());
+        }
+    }
 }

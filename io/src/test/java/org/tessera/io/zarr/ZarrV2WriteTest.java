@@ -276,4 +276,45 @@ class ZarrV2WriteTest {
         assertTrue(allocated < arrayBytes / 4, "storing " + arrayBytes + " bytes allocated " + allocated);
         assertSameArray(values.compute(), second.readAll(), "the stored values");
     }
+
+    /**
+     * A chunk whose memory holds its stored bytes (heap or native, C- or F-contiguous as the array
+     * stores it) is compressed from there, any other laid out first: every way of holding the same
+     * values stores the same frame, which reads back as those values.
+     */
+    @Test
+    void everyMemoryOfAChunkStoresTheSameFrame() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Blosc.defaults().encodesInto(), "no system c-blosc here (apt-get install libblosc1)");
+        long[] shape = {300, 200};
+        NDArray values = TestArrays.random(DType.FLOAT64, 21, shape);
+        NDArray nativeCopy = NDArray.zerosNative(DType.FLOAT64, shape);
+        nativeCopy.assign(values);
+        NDArray fortran = values.asfortranarray();
+        NDArray transposedTwice = values.transpose().copy().transpose();
+        Map<String, NDArray> holders = new LinkedHashMap<>();
+        holders.put("heap", values);
+        holders.put("native", nativeCopy);
+        holders.put("fortran", fortran);
+        holders.put("view", transposedTwice);
+        holders.put("float32", values.astype(DType.FLOAT32));
+        for (Order order : Order.values()) {
+            for (Endian endian : new Endian[] {Endian.LITTLE, Endian.BIG}) {
+                byte[] reference = null;
+                for (Map.Entry<String, NDArray> holder : holders.entrySet()) {
+                    String name = order + "_" + endian + "_" + holder.getKey();
+                    ZarrArray array = ZarrArray.create(DirectoryStore.open(directory), name,
+                            ArrayMetadataV2.of(shape, shape, DType.FLOAT64).withOrder(order).withEndian(endian));
+                    array.writeChunk(new int[] {0, 0}, holder.getValue());
+                    assertSameArray(holder.getValue().astype(DType.FLOAT64), array.readAll(), name);
+                    byte[] stored = Files.readAllBytes(directory.resolve(name).resolve("0.0"));
+                    if (!holder.getKey().equals("float32")) {
+                        if (reference == null) {
+                            reference = stored;
+                        }
+                        assertArrayEquals(reference, stored, name);
+                    }
+                }
+            }
+        }
+    }
 }
