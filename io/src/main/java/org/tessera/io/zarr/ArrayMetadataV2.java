@@ -150,7 +150,7 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
         MemorySegment rawBuffer = null;
         try {
             MemorySegment rawBytes;
-            if (holdsStoredBytes(chunk)) {
+            if (chunk.dtype() == dtype && chunk.size() * dtype.byteSize() == raw && ChunkBytes.holdsBytes(chunk, endian.byteOrder(), order)) {
                 rawBytes = chunk.segment().asSlice(chunk.byteOffset(), raw);
             } else {
                 rawBuffer = ENCODING.borrow(bound);
@@ -165,13 +165,6 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
                 ENCODING.giveBack(rawBuffer);
             }
         }
-    }
-
-    /** Whether {@code chunk}'s memory is, byte for byte, what this array stores for it: the layout {@link ChunkBytes#encodeInto} would copy. */
-    private boolean holdsStoredBytes(NDArray chunk) {
-        // NDArrays hold little-endian values; a big-endian array swaps them on the way out.
-        return chunk.dtype() == dtype && endian.byteOrder() != java.nio.ByteOrder.BIG_ENDIAN
-                && (order == Order.F ? chunk.isFContiguous() : chunk.isCContiguous()) && chunk.size() * dtype.byteSize() == rawChunkBytes();
     }
 
     @Override

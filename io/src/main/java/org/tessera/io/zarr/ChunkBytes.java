@@ -33,6 +33,15 @@ final class ChunkBytes {
         return bytes;
     }
 
+    /**
+     * Whether {@code array}'s own memory already holds, byte for byte, what {@link #encodeInto}
+     * would write: contiguous in {@code order}, with no byte swap (NDArrays hold little-endian
+     * values). Such an array can be encoded from where it is.
+     */
+    static boolean holdsBytes(NDArray array, ByteOrder byteOrder, Order order) {
+        return byteOrder != ByteOrder.BIG_ENDIAN && (order == Order.F ? array.isFContiguous() : array.isCContiguous());
+    }
+
     /** {@link #encode} into {@code target}, which must hold exactly the array's bytes. */
     static void encodeInto(NDArray array, ByteOrder byteOrder, Order order, MemorySegment target) {
         NDArray contiguous = order == Order.F ? array.asfortranarray() : array.ascontiguousarray();
