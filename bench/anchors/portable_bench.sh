@@ -1,0 +1,124 @@
+#!/bin/bash
+# The chunked workloads (W*) on a machine with neither a JDK nor Maven nor Dask, such as a lent
+# machine with another CPU (an AVX-512 one, to compare with an AVX2 one): 'pack' writes one
+# self-contained tarball from this built tree; the tarball's run.sh measures there.
+#
+#   bench/anchors/portable_bench.sh pack FILE.tar.xz   (after ./tessera demo or ./tessera bench built the tree)
+#   tar xJf FILE.tar.xz -C DIR && DIR/run.sh OUT [W1 W4 ...]
+#
+# run.sh runs each workload with the launcher's one JVM configuration (read from ./tessera at pack
+# time) at the CPU's own SIMD level and at -XX:UseAVX=2, each with the Vector API kernels and with
+# -Dtessera.simd=false, then Dask's anchor; on the cores in $CORES (taskset, default 0,1, so that
+# figures compare with the 2-core machines here). Every result goes to OUT/results.jsonl and every
+# log to OUT/logs.txt: two files, whatever the number of runs (a lent machine may give back only a
+# few files). The tarball carries a jlinked Temurin, the bench class path without the S3 SDK, the
+# system OpenBLAS with its libraries, and this machine's Debian Dask: pure Python, but Dask 2022.12
+# imports only beside a NumPy 1.x ($PYTHON there, python3 unless given); where it cannot, the
+# anchor's line in results.jsonl says so and logs.txt why.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+pack() {
+  local target="$1" java_home="" stage candidate
+  for candidate in "${TESSERA_JAVA_HOME:-}" "${JAVA_HOME:-}" /usr/lib/jvm/*25*; do
+    if [ -x "$candidate/bin/jlink" ] && "$candidate/bin/java" -version 2>&1 | grep -q 'version "25'; then
+      java_home="$candidate"
+      break
+    fi
+  done
+  [ -n "$java_home" ] || { echo "portable_bench: no JDK 25 with jlink found" >&2; exit 2; }
+  [ -f "$root/bench/target/classpath.txt" ] || { echo "portable_bench: build the tree first (./tessera bench W7)" >&2; exit 2; }
+  stage="$(mktemp -d)"
+  trap "rm -rf '$stage'" EXIT
+  "$java_home/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.management,jdk.incubator.vector,jdk.unsupported,java.xml,java.naming,java.sql,jdk.jfr,java.net.http,jdk.crypto.ec \
+    --strip-debug --no-man-pages --no-header-files --output "$stage/jdk" 2>&1 | grep -v 'incubator' || true
+  mkdir -p "$stage/cp" "$stage/lib" "$stage/py" "$stage/anchors"
+  tr ':' '\n' < "$root/bench/target/classpath.txt" | grep -Ev 'awssdk|httpcomponents|netty|reactive-streams|eventstream' | xargs -I{} cp {} "$stage/cp/"
+  cp -r "$root/bench/target/classes" "$stage/bench-classes"
+  local blas=/usr/lib/x86_64-linux-gnu/libopenblas.so.0
+  if [ -e "$blas" ]; then
+    cp -L "$blas" "$stage/lib/"
+    ldd "$blas" | awk '/gfortran|quadmath/ {print $3}' | xargs -r -I{} cp -L {} "$stage/lib/"
+  fi
+  local packages=/usr/lib/python3/dist-packages
+  for module in dask toolz tlz cloudpickle fsspec partd locket yaml packaging; do
+    [ -d "$packages/$module" ] && cp -r "$packages/$module" "$stage/py/"
+  done
+  find "$stage/py" -type d \( -name tests -o -name __pycache__ \) -prune -exec rm -rf {} +
+  find "$stage/py" -name '*.so' -delete
+  cp "$here/dask_workloads.py" "$here/anchor_result.py" "$stage/anchors/"
+  sed -n 's/^tessera_jvm_opts="\(.*\)"$/\1/p' "$root/tessera" > "$stage/jvm-options.txt"
+  [ -s "$stage/jvm-options.txt" ] || { echo "portable_bench: no tessera_jvm_opts in ./tessera" >&2; exit 2; }
+  sed -n '/^# --- run.sh ---$/,$p' "$0" | tail -n +2 > "$stage/run.sh"
+  chmod +x "$stage/run.sh"
+  tar cf - -C "$stage" . | xz -T0 -6 > "$target"
+  echo "portable_bench: $(du -h "$target" | cut -f1) in $target"
+}
+
+case "${1:-}" in
+  pack) [ $# -eq 2 ] || { echo "usage: $0 pack FILE.tar.xz" >&2; exit 2; }; pack "$2"; exit 0 ;;
+  *) echo "usage: $0 pack FILE.tar.xz" >&2; exit 2 ;;
+esac
+
+# --- run.sh ---
+#!/bin/bash
+# Runs the chunked workloads from this unpacked tarball (see bench/anchors/portable_bench.sh).
+set -uo pipefail
+kit="$(cd "$(dirname "$0")" && pwd)"
+out="${1:?usage: run.sh OUT [W1 W4 ...]}"; shift
+[ $# -gt 0 ] && workloads=("$@") || workloads=(W1 W4 W5 W6 W7 W8 W2)
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+cores="${CORES:-0,1}"
+python="${PYTHON:-python3}"
+java="$kit/jdk/bin/java"
+classpath="$kit/bench-classes:$(ls "$kit"/cp/*.jar | tr '\n' ':')"
+read -r -a options < "$kit/jvm-options.txt"
+blas=()
+[ -e "$kit/lib/libopenblas.so.0" ] && blas=(-Dtessera.blas.library="$kit/lib/libopenblas.so.0")
+# Dask's threaded scheduler sizes its pool by the machine's cores, not the process's affinity.
+export LD_LIBRARY_PATH="$kit/lib" DASK_NUM_WORKERS="$(taskset -c "$cores" nproc)"
+{ grep -m1 'model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo | grep -o 'avx[0-9a-z_]*' | sort -u | tr '\n' ' '; echo; } > "$out/cpu.txt"
+
+record() { # configuration, JSON file, exit status: one line of results.jsonl
+  "$python" - "$1" "$2" "$3" >> "$out/results.jsonl" <<'EOF'
+import json, sys
+configuration, path, status = sys.argv[1:]
+try:
+    result = json.load(open(path))
+except (OSError, ValueError):
+    result = {"error": "exit " + status}
+result["configuration"] = configuration
+print(json.dumps(result))
+EOF
+}
+
+# The options of WorkloadLauncher.command after the configuration's, and where the system OpenBLAS is not, the packed one.
+tessera() { # configuration, workload, extra JVM options...
+  local configuration="$1" workload="$2"; shift 2
+  OPENBLAS_NUM_THREADS=1 timeout 300 taskset -c "$cores" "$java" "${options[@]}" -XX:MaxDirectMemorySize=64g --enable-native-access=ALL-UNNAMED \
+    --add-modules jdk.incubator.vector "${blas[@]}" "$@" -cp "$classpath" org.tessera.bench.workload.WorkloadRunner "$workload" \
+    --json "$out/last.json" >> "$out/logs.txt" 2>&1
+  record "$configuration" "$out/last.json" $?
+  rm -f "$out/last.json"
+}
+
+for workload in "${workloads[@]}"; do
+  echo "== $workload" >> "$out/logs.txt"
+  tessera native "$workload"
+  tessera avx2 "$workload" -XX:UseAVX=2
+  tessera native-scalar "$workload" -Dtessera.simd=false
+  tessera avx2-scalar "$workload" -XX:UseAVX=2 -Dtessera.simd=false
+  (cd "$out" && PYTHONPATH="$kit/py" OPENBLAS_NUM_THREADS=1 timeout 300 taskset -c "$cores" "$python" "$kit/anchors/dask_workloads.py" "$workload" \
+    --json "$out/last.json" >> "$out/logs.txt" 2>&1)
+  record dask "$out/last.json" $?
+  rm -f "$out/last.json"
+done
+"$python" - "$out/results.jsonl" <<'EOF'
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    figures = f"{r['seconds']:.3f} s, {r['peak_rss_bytes'] / 1e6:.0f} MB" if "seconds" in r else r.get("error", "?")
+    print(f"{r.get('workload', '?'):4} {r['configuration']:14} {figures}  {r.get('machine', {}).get('simd', '')}")
+EOF
