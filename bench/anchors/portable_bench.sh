@@ -43,7 +43,9 @@ pack() {
   fi
   local packages=/usr/lib/python3/dist-packages
   for module in dask toolz tlz cloudpickle fsspec partd locket yaml packaging; do
-    [ -d "$packages/$module" ] && cp -r "$packages/$module" "$stage/py/"
+    if [ -d "$packages/$module" ]; then
+      cp -r "$packages/$module" "$stage/py/"
+    fi
   done
   find "$stage/py" -type d \( -name tests -o -name __pycache__ \) -prune -exec rm -rf {} +
   find "$stage/py" -name '*.so' -delete
