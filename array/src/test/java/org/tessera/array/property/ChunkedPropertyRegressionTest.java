@@ -336,6 +336,24 @@ class ChunkedPropertyRegressionTest {
     }
 
     /**
+     * Caught: a float16 cumulative sum of 288 elements up to 256 gave 65344 in NumPy's order and
+     * infinity in blocks. Each running total in NumPy's order rounds away the small terms that a
+     * block's own scan keeps, so the blockwise total passes 65504 and overflows where NumPy's does not;
+     * no tolerance bounds a finite value against an infinity, so the chains skip float sums whose
+     * bound (the terms times the largest magnitude) reaches the largest finite value, as they skip
+     * products that may overflow.
+     */
+    @Test
+    void aFloat16SumThatMayOverflowIsSkipped() {
+        NDArray values = NDArrays.full(DType.FLOAT16, 256, 288);
+        assertTrue(Steps.maySumOverflow(values, 288));
+        assertFalse(Steps.maySumOverflow(values, 255));
+        assertFalse(Steps.maySumOverflow(values.astype(DType.FLOAT32), 288));
+        new Chain(new long[] {2, 4, 4, 18}, DType.INT8, 0L, 0L, List.of(new Step(Kind.ASTYPE, 13, 0, 0, 0L), new Step(Kind.BINARY_SCALAR, 13, 0, 0, 0L),
+                new Step(Kind.CUMULATIVE, 0, 0, 0, 0L))).run(SYNCHRONOUS);
+    }
+
+    /**
      * Caught: a complex64 cumprod along an axis of length 1 chunked (0, 1), cast to float32, gave NaN
      * where NumPy gives -0.25. The empty block passed on the scan's identity as its running total, and
      * the block after it was multiplied by it: {@code (1+0j)(-0.25-infj)} is {@code nan-infj}, as

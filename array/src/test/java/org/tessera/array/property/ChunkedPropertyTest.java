@@ -27,8 +27,8 @@ import org.tessera.graph.schedule.ThreadedScheduler;
  * compute_chunk_sizes. A step the dense array rejects must be rejected by the chunked array too;
  * a chunked step that needs lengths a mask left unknown gets computeChunkSizes first, as a Dask user
  * would. What the chains leave out, and why, is said where it is left out: comparisons, casts to
- * integers and arg-reductions after a reordered float sum ({@link Comparison}), float products
- * that may overflow, signbit and copysign where they would read the unspecified sign of a NaN ({@link Steps}).
+ * integers and arg-reductions after a reordered float sum ({@link Comparison}), float sums and
+ * products that may overflow, signbit and copysign where they would read the unspecified sign of a NaN ({@link Steps}).
  *
  * <p>The seed is jqwik's, random per run and printed with any failure (rerun one with
  * {@code @Property(seed = "...")}); a failing seed is tried first on the next run from the database

@@ -34,7 +34,9 @@ import org.tessera.ndarray.ufunc.Ufuncs;
  * where an infinity from an overflow meets a zero or an infinity of the other sign, the order of the
  * operations decides between NaN, an infinity and a finite value (a blocked scan computes
  * {@code c (b 0)} where NumPy computes {@code (c b) 0}; blocked float16 matmul partials overflow
- * where NumPy's float32 accumulation does not), which no tolerance can bound.
+ * where NumPy's float32 accumulation does not), which no tolerance can bound. So are float sums
+ * (sum, nansum, cumsum) that may overflow ({@link #maySumOverflow}): near the largest finite value,
+ * the rounding of one order overflows where another's stays finite.
  *
  * <p>The sign of a NaN is compared only where it is defined. Java leaves the bits of a NaN that an
  * operation makes from two NaNs unspecified, and HotSpot's code for {@code x[i] + y[i]} differs:
@@ -203,7 +205,8 @@ final class Steps {
             case CUMULATIVE -> {
                 boolean sum = step.a() % 2 == 0;
                 Integer axis = ndim == 0 || step.c() % 3 == 0 ? null : step.c() % ndim;
-                if (!sum && mayOverflow(x, axis == null ? x.size() : shape[axis])) {
+                long along = axis == null ? x.size() : shape[axis];
+                if (sum ? maySumOverflow(x, along) : mayOverflow(x, along)) {
                     yield null;
                 }
                 CumulativeScan.Method method = step.b() % 3 == 0 ? null : CumulativeScan.Method.values()[step.b() % 2];
@@ -325,11 +328,6 @@ final class Steps {
                 return null;
             }
         }
-        boolean reorders = switch (name) {
-            case "sum", "prod", "nansum" -> inexact;
-            case "mean", "var", "std", "nanmean", "nanvar" -> true;
-            default -> false;
-        };
         long reduced = 1;
         for (int axis = 0; axis < ndim; axis++) {
             final int current = axis;
@@ -337,6 +335,14 @@ final class Steps {
                 reduced *= x.shape(axis);
             }
         }
+        if ((name.equals("sum") || name.equals("nansum")) && maySumOverflow(x, reduced)) {
+            return null;
+        }
+        boolean reorders = switch (name) {
+            case "sum", "prod", "nansum" -> inexact;
+            case "mean", "var", "std", "nanmean", "nanvar" -> true;
+            default -> false;
+        };
         return both(state, scheduler, where, dense, chunked, reorders ? Math.max(1, reduced) : 0);
     }
 
@@ -374,6 +380,17 @@ final class Steps {
         }
         double largest = magnitude(x);
         return largest > 1 && factors * Math.log(largest) >= Math.log(largestFinite(x.dtype()));
+    }
+
+    /**
+     * Whether a sum of {@code terms} elements of {@code x} may leave the dtype's finite range in one
+     * order of addition and not in another: the terms times the largest magnitude reach the largest
+     * finite value. Rounding differs between orders (in float16 a running total rounds away terms a
+     * block's own total keeps), so near that value one order overflows to an infinity where the other
+     * stays finite, which no tolerance bounds. Infinities already there sum alike in every order.
+     */
+    static boolean maySumOverflow(NDArray x, long terms) {
+        return x.dtype().isInexact() && terms > 1 && magnitude(x) * terms >= largestFinite(x.dtype());
     }
 
     /** Whether an element (either part of a complex one) is infinite. */
