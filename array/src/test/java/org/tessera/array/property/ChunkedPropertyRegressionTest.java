@@ -354,6 +354,19 @@ class ChunkedPropertyRegressionTest {
     }
 
     /**
+     * Caught: the matmul of a uint64 cumulative product with an int64 array gave -2.5856313535934432e17
+     * in NumPy's order and one bit less in blocks, compared bit for bit. Neither operand is a float,
+     * but int64 with uint64 gives float64, as in NumPy, and its sums of products past 2^53 round in the
+     * order of the addition; the matmul step now judges reordering by the result's dtype.
+     */
+    @Test
+    void anIntegerMatmulWithAFloatResultIsComparedWithinTheBound() {
+        assertEquals(DType.FLOAT64, org.tessera.ndarray.dtype.Promotion.resultType(DType.UINT64, DType.INT64));
+        new Chain(new long[] {3, 3}, DType.UINT8, 0L, 0L, List.of(new Step(Kind.BINARY_SCALAR, 1, 0, 1, 0L), new Step(Kind.CUMULATIVE, 1, 0, 0, 0L),
+                new Step(Kind.MATMUL, 0, 3, 0, 1L))).run(SYNCHRONOUS);
+    }
+
+    /**
      * Caught: a complex64 cumprod along an axis of length 1 chunked (0, 1), cast to float32, gave NaN
      * where NumPy gives -0.25. The empty block passed on the scan's identity as its running total, and
      * the block after it was multiplied by it: {@code (1+0j)(-0.25-infj)} is {@code nan-infj}, as

@@ -553,8 +553,10 @@ final class Steps {
         NDArray other = Chain.values(otherShape, otherDtype, random.nextLong());
         ChunkedArray otherChunks = chunkedFrom(other, random);
         boolean first = otherFirst;
-        boolean reorders = x.dtype().isInexact() || otherDtype.isInexact();
         DType resultType = org.tessera.ndarray.dtype.Promotion.resultType(x.dtype(), otherDtype);
+        // Judged by the result, not the operands: int64 with uint64 gives float64 (as in NumPy), whose
+        // sums of products past 2^53 round in the order of the addition.
+        boolean reorders = resultType.isInexact();
         long depth = ndim == 0 ? 1 : first ? shape[Math.max(0, ndim - 2)] : shape[ndim - 1];
         long terms = reorders ? Math.max(1, depth) : 0;
         if (resultType.isInexact() && magnitude(x) * magnitude(other) * depth >= largestFinite(resultType)) {
