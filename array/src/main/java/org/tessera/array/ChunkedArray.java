@@ -393,6 +393,14 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
         HighLevelGraph merged = HighLevelGraph.merge(arrays.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
         List<Key> keys = new ArrayList<>();
         arrays.forEach(array -> keys.addAll(array.flatKeys()));
+        if (scheduler.streamsOutputs()) {
+            // Each block is copied into its array as its task finishes, and dropped then, rather
+            // than all held until the last is done and copied after: the result and the running
+            // tasks' blocks at a time, not the result beside every block of it.
+            OutputAssembly assembly = new OutputAssembly(arrays);
+            Map<Key, Object> kept = scheduler.compute(optimized(merged, keys), keys, assembly);
+            return assembly.results(kept);
+        }
         Map<Key, Object> blocks = scheduler.compute(optimized(merged, keys), keys);
         return arrays.stream().map(array -> array.assemble(blocks)).toList();
     }
@@ -495,7 +503,7 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
         return ChunkSvg.render(chunks);
     }
 
-    private NDArray assemble(Map<Key, Object> blocks) {
+    NDArray assemble(Map<Key, Object> blocks) {
         long[] shape = chunks.requireKnownShape("compute");
         if (chunks.totalBlocks() == 1) {
             return block(blocks, new int[ndim()]);
@@ -505,23 +513,32 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
         for (int axis = 0; axis < ndim(); axis++) {
             offsets[axis] = chunks.offsets(axis);
         }
-        BlockGrid.forEach(numBlocks(), index -> {
-            NDArray target = result;
-            for (int axis = 0; axis < index.length; axis++) {
-                target = target.slice(axis, offsets[axis][index[axis]], 1, chunks.length(axis, index[axis]));
-            }
-            target.assign(block(blocks, index));
-        });
+        BlockGrid.forEach(numBlocks(), index -> placeBlock(result, offsets, index, blocks.get(Key.of(name, index))));
         return result;
     }
 
+    /** Copies {@code value}, the block at {@code index}, into its place in {@code result}, the whole array (block offsets by axis given). */
+    void placeBlock(NDArray result, long[][] offsets, int[] index, Object value) {
+        NDArray target = result;
+        for (int axis = 0; axis < index.length; axis++) {
+            target = target.slice(axis, offsets[axis][index[axis]], 1, chunks.length(axis, index[axis]));
+        }
+        target.assign(dense(checkedBlock(value, index)));
+    }
+
     private NDArray block(Map<Key, Object> blocks, int[] index) {
-        AnyArray<?> block = checkedBlock(blocks, index);
+        return dense(checkedBlock(blocks, index));
+    }
+
+    private static NDArray dense(AnyArray<?> block) {
         return block instanceof NDArray dense ? dense : ArrayFamilies.toDense(block);
     }
 
     private AnyArray<?> checkedBlock(Map<Key, Object> blocks, int[] index) {
-        Object value = blocks.get(Key.of(name, index));
+        return checkedBlock(blocks.get(Key.of(name, index)), index);
+    }
+
+    private AnyArray<?> checkedBlock(Object value, int[] index) {
         if (!(value instanceof AnyArray<?> block)) {
             throw new IllegalStateException("block " + Key.of(name, index) + " computed to " + (value == null ? "nothing" : value.getClass().getName()) + ", not an array of any family");
         }

@@ -58,6 +58,13 @@ final class Execution {
     private int readAheadCursor;
     private int readAheadPending;
     private final boolean[] isOutput;
+    /** Where outputs go as they finish, or null to hold them all until the end. */
+    private final OutputSink sink;
+    /**
+     * Outputs the sink took (it keeps a copy): released like any result once no task reads them.
+     * Set by the worker that ran the task before it completes it under the lock.
+     */
+    private final boolean[] taken;
     private final Object[] results;
     private final long[] sizes;
     private final int[] pins;
@@ -93,7 +100,8 @@ final class Execution {
     private final boolean[] running;
     private long measuredPeak;
 
-    Execution(TaskGraph fullGraph, Collection<Key> requested, int workerCount, MemoryBudget budget, Path spillDirectory, List<Callback> callbacks) {
+    Execution(TaskGraph fullGraph, Collection<Key> requested, int workerCount, MemoryBudget budget, Path spillDirectory, List<Callback> callbacks,
+            OutputSink sink) {
         OrderedGraph ordered = OrderedGraph.of(fullGraph, requested);
         this.graph = fullGraph;
         this.callbacks = callbacks;
@@ -122,6 +130,8 @@ final class Execution {
         for (int output : outputNumbers) {
             isOutput[output] = true;
         }
+        this.sink = sink;
+        taken = new boolean[count];
         results = new Object[count];
         sizes = new long[count];
         pins = new int[count];
@@ -170,7 +180,9 @@ final class Execution {
             }
             Map<Key, Object> values = new LinkedHashMap<>();
             for (int number : outputNumbers) {
-                values.put(keys[number], spilled.get(number) ? spillStore.take(keys[number]) : results[number]);
+                if (!taken[number]) {
+                    values.put(keys[number], spilled.get(number) ? spillStore.take(keys[number]) : results[number]);
+                }
             }
             int spills = spillStore == null ? 0 : spillStore.spillCount();
             long spillBytes = spillStore == null ? 0 : spillStore.bytesWritten();
@@ -319,6 +331,9 @@ final class Execution {
                 }
                 try {
                     batchResults[position] = tasks[number].evaluate(lookup(number, batchValues[position]));
+                    if (sink != null && isOutput[number]) {
+                        taken[number] = !sink.take(key, batchResults[position]);
+                    }
                 } catch (Throwable thrown) {
                     for (Callback callback : callbacks) {
                         callback.afterTask(key, worker, thrown);
@@ -473,7 +488,7 @@ final class Execution {
             if (budgeted) {
                 pins[input]--;
             }
-            if (--readersLeft[input] == 0 && !isOutput[input]) {
+            if (--readersLeft[input] == 0 && (!isOutput[input] || taken[input])) {
                 release(input);
             }
         }
@@ -481,6 +496,9 @@ final class Execution {
             if (--inputsLeft[reader] == 0) {
                 ready.add(reader);
             }
+        }
+        if (taken[number] && readersLeft[number] == 0) {
+            release(number);
         }
         finished++;
         if (budgeted) {

@@ -1,6 +1,7 @@
 package org.tessera.graph.schedule;
 
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +29,30 @@ public interface Scheduler {
      * that ships tasks to other processes (Spark) would give each its own copy.
      */
     default boolean runsTasksInThisProcess() {
+        return false;
+    }
+
+    /**
+     * Computes {@code outputs}, handing each to {@code sink} once it is computed, and returns those
+     * the sink did not take (see {@link OutputSink#take}). Here after the whole computation; a
+     * scheduler that {@link #streamsOutputs streams} them hands each over as its task finishes and
+     * drops it once taken and read by every task that reads it.
+     */
+    default Map<Key, Object> compute(TaskGraph graph, Collection<Key> outputs, OutputSink sink) {
+        Map<Key, Object> kept = new LinkedHashMap<>();
+        compute(graph, outputs).forEach((key, value) -> {
+            if (sink.take(key, value)) {
+                kept.put(key, value);
+            }
+        });
+        return kept;
+    }
+
+    /**
+     * Whether {@link #compute(TaskGraph, Collection, OutputSink)} hands outputs over while the
+     * computation runs, so that a caller assembling them should have its result ready before.
+     */
+    default boolean streamsOutputs() {
         return false;
     }
 

@@ -67,7 +67,18 @@ public final class ThreadedScheduler implements Scheduler {
      *         interrupt flag stays set
      */
     public Computation run(TaskGraph graph, Collection<Key> outputs) {
-        return new Execution(graph, outputs, workers, budget, spillDirectory, callbacks).run();
+        return new Execution(graph, outputs, workers, budget, spillDirectory, callbacks, null).run();
+    }
+
+    /** Each output goes to {@code sink} from the worker that computed it, as its task finishes. */
+    @Override
+    public Map<Key, Object> compute(TaskGraph graph, Collection<Key> outputs, OutputSink sink) {
+        return new Execution(graph, outputs, workers, budget, spillDirectory, callbacks, sink).run().results();
+    }
+
+    @Override
+    public boolean streamsOutputs() {
+        return true;
     }
 
     /** Settings of a threaded scheduler. */
