@@ -4,10 +4,17 @@ The JSON object has the fields of bench/WORKLOADS.md ("Output"), so a Tessera re
 result of the same workload can be compared field by field.
 """
 import json
+import os
 import resource
 import statistics
 import sys
 import time
+
+
+def cores():
+    """The cores this process may run on: its CPU affinity (under taskset or a container's cpuset, fewer
+    than the machine has), as Dask's threaded scheduler counts them."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
 def peak_rss_bytes():

@@ -20,6 +20,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
+from anchor_result import cores  # noqa: E402
+
 
 def rate(side, depth, symmetric, threads, repeat):
     """Aggregate GFLOP/s of `threads` threads each running `repeat` products at once; the best of three rounds."""
@@ -52,7 +54,7 @@ def main():
     parser.add_argument("--depths", type=int, nargs="+", default=[2000, 4000, 8000])
     parser.add_argument("--repeat", type=int, default=4)
     args = parser.parse_args()
-    threads = os.cpu_count()
+    threads = cores()
     rates = {}
     for depth in args.depths:
         rates[str(depth)] = {"gemm": round(rate(args.side, depth, False, threads, args.repeat), 1),

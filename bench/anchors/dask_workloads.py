@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from anchor_result import fail, peak_rss_bytes, report, timed
+from anchor_result import cores, fail, peak_rss_bytes, report, timed
 
 try:
     import dask
@@ -240,7 +240,7 @@ def chunk_files(path):
 def on_all_cores(task, items):
     """Seconds to run task on every item on a pool of one thread per core, as Dask's threaded scheduler runs tasks."""
     start = time.perf_counter()
-    with ThreadPoolExecutor(os.cpu_count()) as pool:
+    with ThreadPoolExecutor(cores()) as pool:
         for _ in pool.map(task, items):
             pass
     return time.perf_counter() - start
@@ -269,7 +269,7 @@ def encode_floor(shape, count, directory):
     so the pages they take are the cheapest the machine has."""
     import zarr
     codec = zarr.storage.default_compressor
-    chunks = [np.random.default_rng(seed).random(shape) for seed in range(os.cpu_count())]
+    chunks = [np.random.default_rng(seed).random(shape) for seed in range(cores())]
 
     def encode(number):
         with open(os.path.join(directory, str(number)), "wb") as written:
@@ -322,7 +322,7 @@ def main():
     seconds, value, passed = timed(lambda: WORKLOADS[options.workload](options), options.repeat)
     peak = peak_rss_bytes()  # before the floors, which hold chunks of their own
     return report(options.workload, "dask", dask.__version__, seconds, value, passed, options.json_path, peak=peak,
-                  params={"threads": os.cpu_count(), "store": options.store}, **floors(options.workload, options.store))
+                  params={"threads": cores(), "store": options.store}, **floors(options.workload, options.store))
 
 
 if __name__ == "__main__":
