@@ -13,7 +13,7 @@ import time
 
 def cores():
     """The cores this process may run on: its CPU affinity (under taskset or a container's cpuset, fewer
-    than the machine has), as Dask's threaded scheduler counts them."""
+    than the machine has), as Dask's threaded scheduler counts them where psutil is installed."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 

@@ -79,7 +79,7 @@ classpath="$kit/bench-classes:$(ls "$kit"/cp/*.jar | tr '\n' ':')"
 read -r -a options < "$kit/jvm-options.txt"
 blas=()
 [ -e "$kit/lib/libopenblas.so.0" ] && blas=(-Dtessera.blas.library="$kit/lib/libopenblas.so.0")
-# Dask's threaded scheduler sizes its pool by the machine's cores, not the process's affinity.
+# Without psutil (compiled, so not packed) Dask's threaded scheduler sizes its pool by the machine's cores, not the affinity.
 export LD_LIBRARY_PATH="$kit/lib" DASK_NUM_WORKERS="$(taskset -c "$cores" nproc)"
 { grep -m1 'model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo | grep -o 'avx[0-9a-z_]*' | sort -u | tr '\n' ' '; echo; } > "$out/cpu.txt"
 

@@ -509,19 +509,16 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
             return block(blocks, new int[ndim()]);
         }
         NDArray result = NDArray.zeros(dtype(), shape);
-        long[][] offsets = new long[ndim()][];
-        for (int axis = 0; axis < ndim(); axis++) {
-            offsets[axis] = chunks.offsets(axis);
-        }
-        BlockGrid.forEach(numBlocks(), index -> placeBlock(result, offsets, index, blocks.get(Key.of(name, index))));
+        BlockGrid.forEach(numBlocks(), index -> placeBlock(result, index, blocks.get(Key.of(name, index))));
         return result;
     }
 
-    /** Copies {@code value}, the block at {@code index}, into its place in {@code result}, the whole array (block offsets by axis given). */
-    void placeBlock(NDArray result, long[][] offsets, int[] index, Object value) {
+    /** Copies {@code value}, the block at {@code index}, into its place in {@code result}, the whole array. */
+    void placeBlock(NDArray result, int[] index, Object value) {
+        long[] start = chunks.blockStart(index);
         NDArray target = result;
         for (int axis = 0; axis < index.length; axis++) {
-            target = target.slice(axis, offsets[axis][index[axis]], 1, chunks.length(axis, index[axis]));
+            target = target.slice(axis, start[axis], 1, chunks.length(axis, index[axis]));
         }
         target.assign(dense(checkedBlock(value, index)));
     }

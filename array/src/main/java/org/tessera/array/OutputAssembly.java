@@ -17,8 +17,8 @@ import org.tessera.ndarray.NDArray;
  * as before. Blocks of one array go to disjoint regions of its result, so workers copy at once.
  */
 final class OutputAssembly implements OutputSink {
-    /** A block's place: the array it belongs to, the result it is copied into, its offsets by axis, its index in the grid. */
-    private record Place(ChunkedArray array, NDArray result, long[][] offsets, int[] index) {
+    /** A block's place: the array it belongs to, the result it is copied into, its index in the grid. */
+    private record Place(ChunkedArray array, NDArray result, int[] index) {
     }
 
     private final List<ChunkedArray> arrays;
@@ -34,13 +34,9 @@ final class OutputAssembly implements OutputSink {
             }
             NDArray result = NDArray.empty(array.dtype(), array.shape());
             streamed.put(array, result);
-            long[][] offsets = new long[array.ndim()][];
-            for (int axis = 0; axis < array.ndim(); axis++) {
-                offsets[axis] = array.chunks().offsets(axis);
-            }
             BlockGrid.forEach(array.numBlocks(), index -> {
                 int[] at = index.clone();
-                places.computeIfAbsent(Key.of(array.name(), at), key -> new ArrayList<>()).add(new Place(array, result, offsets, at));
+                places.computeIfAbsent(Key.of(array.name(), at), key -> new ArrayList<>()).add(new Place(array, result, at));
             });
         }
     }
@@ -53,7 +49,7 @@ final class OutputAssembly implements OutputSink {
             return true;
         }
         for (Place place : found) {
-            place.array().placeBlock(place.result(), place.offsets(), place.index(), value);
+            place.array().placeBlock(place.result(), place.index(), value);
         }
         return false;
     }

@@ -316,18 +316,6 @@ final class Steps {
             case "nanvar" -> array -> array.nanvar(request, ddof);
             default -> array -> array.countNonzero(request);
         };
-        if (name.equals("prod")) {
-            long factors = 1;
-            for (int axis = 0; axis < ndim; axis++) {
-                final int current = axis;
-                if (axes == null || Arrays.stream(axes).anyMatch(chosen -> chosen == current || chosen == current - ndim)) {
-                    factors *= x.shape(axis);
-                }
-            }
-            if (mayOverflow(x, factors)) {
-                return null;
-            }
-        }
         long reduced = 1;
         for (int axis = 0; axis < ndim; axis++) {
             final int current = axis;
@@ -335,7 +323,7 @@ final class Steps {
                 reduced *= x.shape(axis);
             }
         }
-        if ((name.equals("sum") || name.equals("nansum")) && maySumOverflow(x, reduced)) {
+        if (name.equals("prod") && mayOverflow(x, reduced) || (name.equals("sum") || name.equals("nansum")) && maySumOverflow(x, reduced)) {
             return null;
         }
         boolean reorders = switch (name) {
