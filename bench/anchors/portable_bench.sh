@@ -12,12 +12,50 @@
 # figures compare with the 2-core machines here). Every result goes to OUT/results.jsonl and every
 # log to OUT/logs.txt: two files, whatever the number of runs (a lent machine may give back only a
 # few files). The tarball carries a jlinked Temurin, the bench class path without the S3 SDK, the
-# system OpenBLAS with its libraries, and this machine's Debian Dask: pure Python, but Dask 2022.12
-# imports only beside a NumPy 1.x ($PYTHON there, python3 unless given); where it cannot, the
-# anchor's line in results.jsonl says so and logs.txt why.
+# system OpenBLAS with its libraries, and this machine's Debian Dask with Debian's Python and NumPy
+# 1.x (pack_python), which run.sh starts unless $PYTHON names another interpreter; where Dask does
+# not run, the anchor's line in results.jsonl says so and logs.txt why. On a CPU with AVX-512,
+# OpenBLAS is told it is a Skylake-X (OPENBLAS_CORETYPE, unless given) for both sides: Debian's
+# 0.3.21 may not recognise a newer Xeon and fall back to generic kernels; cpu.txt names the core
+# OpenBLAS chose by itself and the one it runs.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+
+# Debian's interpreter, its standard library and its NumPy 1.x (with psutil), with every shared
+# library they load down to the C library and its loader: Dask 2022.12 imports only beside a NumPy
+# 1.x, which a lent machine's own Python may not have, and a loader of our own runs them whatever
+# C library that machine has. Skipped where this machine's python3 is not Debian's with NumPy 1.x.
+pack_python() {
+  local target="$1" python=/usr/bin/python3 version packages=/usr/lib/python3/dist-packages module library
+  "$python" -c 'import numpy, sys; sys.exit(0 if numpy.__version__.startswith("1.") else 1)' 2>/dev/null || return 0
+  version="$("$python" -c 'import sys; print(f"python{sys.version_info[0]}.{sys.version_info[1]}")')"
+  mkdir -p "$target/bin" "$target/lib/$version" "$target/site" "$target/libc"
+  cp -L "$python" "$target/bin/python3"
+  (cd "/usr/lib/$version" && tar cf - --exclude=test --exclude=idlelib --exclude=tkinter --exclude=turtledemo \
+    --exclude=ensurepip --exclude=lib2to3 --exclude=pydoc_data --exclude='config-*' --exclude=__pycache__ --exclude='_test*.so' \
+    --exclude='_tkinter*' --exclude='_curses*' --exclude='_dbm*' --exclude='_gdbm*' --exclude='readline*' --exclude='_sqlite3*' \
+    --exclude='_ssl*' --exclude='_hashlib*' --exclude='_crypt*' --exclude='nis*' --exclude=dist-packages .) \
+    | tar xf - -C "$target/lib/$version"
+  for module in numpy psutil; do
+    cp -r "$packages/$module" "$target/site/"
+  done
+  find "$target/site" -type d \( -name tests -o -name __pycache__ -o -name distutils -o -name f2py \) -prune -exec rm -rf {} +
+  { echo "$python"; find "$target/site" "$target/lib/$version/lib-dynload" -name '*.so'; } | xargs -n1 ldd 2>/dev/null \
+    | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\/.*ld-linux/ {print $1}' | sort -u | while read -r library; do
+      cp -L "$library" "$target/libc/"
+    done
+}
+
+# A library packed twice (OpenBLAS for the JVM and for NumPy) is kept once, the second a link to the first.
+link_duplicates() {
+  local first="$1" second="$2" library
+  for library in "$second"/*; do
+    if [ -f "$first/${library##*/}" ] && cmp -s "$library" "$first/${library##*/}"; then
+      ln -sf "$(realpath --relative-to="$second" "$first/${library##*/}")" "$library"
+    fi
+  done
+}
 
 pack() {
   local target="$1" java_home="" stage candidate
@@ -49,6 +87,8 @@ pack() {
   done
   find "$stage/py" -type d \( -name tests -o -name __pycache__ \) -prune -exec rm -rf {} +
   find "$stage/py" -name '*.so' -delete
+  pack_python "$stage/python"
+  [ -d "$stage/python/libc" ] && link_duplicates "$stage/lib" "$stage/python/libc"
   cp "$here/dask_workloads.py" "$here/anchor_result.py" "$stage/anchors/"
   sed -n 's/^tessera_jvm_opts="\(.*\)"$/\1/p' "$root/tessera" > "$stage/jvm-options.txt"
   [ -s "$stage/jvm-options.txt" ] || { echo "portable_bench: no tessera_jvm_opts in ./tessera" >&2; exit 2; }
@@ -73,7 +113,14 @@ out="${1:?usage: run.sh OUT [W1 W4 ...]}"; shift
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cores="${CORES:-0,1}"
-python="${PYTHON:-python3}"
+python=("${PYTHON:-python3}")
+pythonpath="$kit/py"
+if [ -z "${PYTHON:-}" ] && [ -d "$kit/python/libc" ]; then
+  # The packed interpreter, started by the packed loader on the packed libraries.
+  python=("$(ls "$kit"/python/libc/ld-linux*)" --library-path "$kit/python/libc" "$kit/python/bin/python3")
+  export PYTHONHOME="$kit/python"
+  pythonpath="$kit/python/site:$kit/py"
+fi
 java="$kit/jdk/bin/java"
 classpath="$kit/bench-classes:$(ls "$kit"/cp/*.jar | tr '\n' ':')"
 read -r -a options < "$kit/jvm-options.txt"
@@ -82,9 +129,19 @@ blas=()
 # Without psutil (compiled, so not packed) Dask's threaded scheduler sizes its pool by the machine's cores, not the affinity.
 export LD_LIBRARY_PATH="$kit/lib" DASK_NUM_WORKERS="$(taskset -c "$cores" nproc)"
 { grep -m1 'model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo | grep -o 'avx[0-9a-z_]*' | sort -u | tr '\n' ' '; echo; } > "$out/cpu.txt"
+blas_core() {
+  [ -e "$kit/lib/libopenblas.so.0" ] || return 0
+  "${python[@]}" -c 'import ctypes, sys; blas = ctypes.CDLL(sys.argv[1]); blas.openblas_get_corename.restype = ctypes.c_char_p; print("OpenBLAS core:", blas.openblas_get_corename().decode())' \
+    "$kit/lib/libopenblas.so.0" >> "$out/cpu.txt" 2>&1
+}
+blas_core
+if [ -z "${OPENBLAS_CORETYPE:-}" ] && grep -qm1 '^flags.* avx512f' /proc/cpuinfo; then
+  export OPENBLAS_CORETYPE=SkylakeX
+  blas_core
+fi
 
 record() { # configuration, JSON file, exit status: one line of results.jsonl
-  "$python" - "$1" "$2" "$3" >> "$out/results.jsonl" <<'EOF'
+  "${python[@]}" - "$1" "$2" "$3" >> "$out/results.jsonl" <<'EOF'
 import json, sys
 configuration, path, status = sys.argv[1:]
 try:
@@ -112,12 +169,12 @@ for workload in "${workloads[@]}"; do
   tessera avx2 "$workload" -XX:UseAVX=2
   tessera native-scalar "$workload" -Dtessera.simd=false
   tessera avx2-scalar "$workload" -XX:UseAVX=2 -Dtessera.simd=false
-  (cd "$out" && PYTHONPATH="$kit/py" OPENBLAS_NUM_THREADS=1 timeout 300 taskset -c "$cores" "$python" "$kit/anchors/dask_workloads.py" "$workload" \
+  (cd "$out" && PYTHONPATH="$pythonpath" OPENBLAS_NUM_THREADS=1 timeout 300 taskset -c "$cores" "${python[@]}" "$kit/anchors/dask_workloads.py" "$workload" \
     --json "$out/last.json" >> "$out/logs.txt" 2>&1)
   record dask "$out/last.json" $?
   rm -f "$out/last.json"
 done
-"$python" - "$out/results.jsonl" <<'EOF'
+"${python[@]}" - "$out/results.jsonl" <<'EOF'
 import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
