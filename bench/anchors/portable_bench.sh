@@ -1,14 +1,15 @@
 #!/bin/bash
-# The chunked workloads (W*) on a machine with neither a JDK nor Maven nor Dask, such as a lent
-# machine with another CPU (an AVX-512 one, to compare with an AVX2 one): 'pack' writes one
-# self-contained tarball from this built tree; the tarball's run.sh measures there.
+# The chunked workloads (W*) and in-memory kernels (N*) on a machine with neither a JDK nor Maven
+# nor Dask, such as a lent machine with another CPU (an AVX-512 one, to compare with an AVX2 one):
+# 'pack' writes one self-contained tarball from this built tree; the tarball's run.sh measures there.
 #
 #   bench/anchors/portable_bench.sh pack FILE.tar.xz   (after ./tessera demo or ./tessera bench built the tree)
-#   tar xJf FILE.tar.xz -C DIR && DIR/run.sh OUT [W1 W4 ...]
+#   tar xJf FILE.tar.xz -C DIR && DIR/run.sh OUT [W1 W4 ... N5 ...]
 #
 # run.sh runs each workload with the launcher's one JVM configuration (read from ./tessera at pack
-# time) at the CPU's own SIMD level and at -XX:UseAVX=2, each with the Vector API kernels and with
-# -Dtessera.simd=false, then Dask's anchor; on the cores in $CORES (taskset, default 0,1, so that
+# time; the in-memory kernels N1-N6 with WorkloadLauncher's options for them) at the CPU's own SIMD
+# level and at -XX:UseAVX=2, each with the Vector API kernels and with -Dtessera.simd=false, then
+# the anchor (Dask's; NumPy's for N1-N6); on the cores in $CORES (taskset, default 0,1, so that
 # figures compare with the 2-core machines here). Every result goes to OUT/results.jsonl and every
 # log to OUT/logs.txt: two files, whatever the number of runs (a lent machine may give back only a
 # few files). The tarball carries a jlinked Temurin, the bench class path without the S3 SDK, the
@@ -89,9 +90,12 @@ pack() {
   find "$stage/py" -name '*.so' -delete
   pack_python "$stage/python"
   [ -d "$stage/python/libc" ] && link_duplicates "$stage/lib" "$stage/python/libc"
-  cp "$here/dask_workloads.py" "$here/anchor_result.py" "$stage/anchors/"
+  cp "$here/dask_workloads.py" "$here/numpy_kernels.py" "$here/anchor_result.py" "$stage/anchors/"
   sed -n 's/^tessera_jvm_opts="\(.*\)"$/\1/p' "$root/tessera" > "$stage/jvm-options.txt"
   [ -s "$stage/jvm-options.txt" ] || { echo "portable_bench: no tessera_jvm_opts in ./tessera" >&2; exit 2; }
+  sed -n 's/.*IN_MEMORY_OPTIONS = List.of(\(.*\));$/\1/p' "$root/cli/src/main/java/org/tessera/cli/WorkloadLauncher.java" | tr -d '",' \
+    > "$stage/jvm-options-kernels.txt"
+  [ -s "$stage/jvm-options-kernels.txt" ] || { echo "portable_bench: no IN_MEMORY_OPTIONS in WorkloadLauncher.java" >&2; exit 2; }
   sed -n '/^# --- run.sh ---$/,$p' "$0" | tail -n +2 > "$stage/run.sh"
   chmod +x "$stage/run.sh"
   tar cf - -C "$stage" . | xz -T0 -6 > "$target"
@@ -123,7 +127,8 @@ if [ -z "${PYTHON:-}" ] && [ -d "$kit/python/libc" ]; then
 fi
 java="$kit/jdk/bin/java"
 classpath="$kit/bench-classes:$(ls "$kit"/cp/*.jar | tr '\n' ':')"
-read -r -a options < "$kit/jvm-options.txt"
+read -r -a chunked_options < "$kit/jvm-options.txt"
+read -r -a kernel_options < "$kit/jvm-options-kernels.txt"
 blas=()
 [ -e "$kit/lib/libopenblas.so.0" ] && blas=(-Dtessera.blas.library="$kit/lib/libopenblas.so.0")
 # Without psutil (compiled, so not packed) Dask's threaded scheduler sizes its pool by the machine's cores, not the affinity.
@@ -153,10 +158,19 @@ print(json.dumps(result))
 EOF
 }
 
+# A chunked workload calls BLAS from each task on one thread, an in-memory kernel (N*) on all the
+# cores given, as WorkloadLauncher.environment and NumPy do.
+blas_threads() { # workload
+  case "$1" in N*) taskset -c "$cores" nproc ;; *) echo 1 ;; esac
+}
+jvm_options() { # workload: WorkloadLauncher.launcherOptions
+  case "$1" in N*) echo "${kernel_options[@]}" ;; *) echo "${chunked_options[@]}" ;; esac
+}
+
 # The options of WorkloadLauncher.command after the configuration's, and where the system OpenBLAS is not, the packed one.
 tessera() { # configuration, workload, extra JVM options...
   local configuration="$1" workload="$2"; shift 2
-  OPENBLAS_NUM_THREADS=1 timeout 300 taskset -c "$cores" "$java" "${options[@]}" -XX:MaxDirectMemorySize=64g --enable-native-access=ALL-UNNAMED \
+  OPENBLAS_NUM_THREADS="$(blas_threads "$workload")" timeout 300 taskset -c "$cores" "$java" $(jvm_options "$workload") -XX:MaxDirectMemorySize=64g --enable-native-access=ALL-UNNAMED \
     --add-modules jdk.incubator.vector "${blas[@]}" "$@" -cp "$classpath" org.tessera.bench.workload.WorkloadRunner "$workload" \
     --json "$out/last.json" >> "$out/logs.txt" 2>&1
   record "$configuration" "$out/last.json" $?
@@ -169,9 +183,10 @@ for workload in "${workloads[@]}"; do
   tessera avx2 "$workload" -XX:UseAVX=2
   tessera native-scalar "$workload" -Dtessera.simd=false
   tessera avx2-scalar "$workload" -XX:UseAVX=2 -Dtessera.simd=false
-  (cd "$out" && PYTHONPATH="$pythonpath" OPENBLAS_NUM_THREADS=1 timeout 300 taskset -c "$cores" "${python[@]}" "$kit/anchors/dask_workloads.py" "$workload" \
-    --json "$out/last.json" >> "$out/logs.txt" 2>&1)
-  record dask "$out/last.json" $?
+  case "$workload" in N*) anchor=numpy_kernels.py ;; *) anchor=dask_workloads.py ;; esac
+  (cd "$out" && PYTHONPATH="$pythonpath" OPENBLAS_NUM_THREADS="$(blas_threads "$workload")" timeout 300 taskset -c "$cores" "${python[@]}" \
+    "$kit/anchors/$anchor" "$workload" --json "$out/last.json" >> "$out/logs.txt" 2>&1)
+  record "${anchor%%_*}" "$out/last.json" $?
   rm -f "$out/last.json"
 done
 "${python[@]}" - "$out/results.jsonl" <<'EOF'
