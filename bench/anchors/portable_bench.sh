@@ -58,6 +58,14 @@ link_duplicates() {
   done
 }
 
+# One list of JVM options of WorkloadLauncher (a one-line List.of), space-separated.
+launcher_options() { # constant name
+  local launcher="$root/cli/src/main/java/org/tessera/cli/WorkloadLauncher.java" options
+  options="$(sed -n "s/.*$1 = List.of(\(.*\));\$/\1/p" "$launcher" | tr -d '",')"
+  [ -n "$options" ] || { echo "portable_bench: no one-line $1 in $launcher" >&2; exit 2; }
+  echo "$options"
+}
+
 pack() {
   local target="$1" java_home="" stage candidate
   for candidate in "${TESSERA_JAVA_HOME:-}" "${JAVA_HOME:-}" /usr/lib/jvm/*25*; do
@@ -93,9 +101,8 @@ pack() {
   cp "$here/dask_workloads.py" "$here/numpy_kernels.py" "$here/anchor_result.py" "$stage/anchors/"
   sed -n 's/^tessera_jvm_opts="\(.*\)"$/\1/p' "$root/tessera" > "$stage/jvm-options.txt"
   [ -s "$stage/jvm-options.txt" ] || { echo "portable_bench: no tessera_jvm_opts in ./tessera" >&2; exit 2; }
-  sed -n 's/.*IN_MEMORY_OPTIONS = List.of(\(.*\));$/\1/p' "$root/cli/src/main/java/org/tessera/cli/WorkloadLauncher.java" | tr -d '",' \
-    > "$stage/jvm-options-kernels.txt"
-  [ -s "$stage/jvm-options-kernels.txt" ] || { echo "portable_bench: no IN_MEMORY_OPTIONS in WorkloadLauncher.java" >&2; exit 2; }
+  launcher_options IN_MEMORY_OPTIONS > "$stage/jvm-options-kernels.txt"
+  launcher_options REQUIRED_OPTIONS > "$stage/jvm-options-required.txt"
   sed -n '/^# --- run.sh ---$/,$p' "$0" | tail -n +2 > "$stage/run.sh"
   chmod +x "$stage/run.sh"
   tar cf - -C "$stage" . | xz -T0 -6 > "$target"
@@ -129,6 +136,7 @@ java="$kit/jdk/bin/java"
 classpath="$kit/bench-classes:$(ls "$kit"/cp/*.jar | tr '\n' ':')"
 read -r -a chunked_options < "$kit/jvm-options.txt"
 read -r -a kernel_options < "$kit/jvm-options-kernels.txt"
+read -r -a required_options < "$kit/jvm-options-required.txt"
 blas=()
 [ -e "$kit/lib/libopenblas.so.0" ] && blas=(-Dtessera.blas.library="$kit/lib/libopenblas.so.0")
 # Without psutil (compiled, so not packed) Dask's threaded scheduler sizes its pool by the machine's cores, not the affinity.
@@ -167,11 +175,10 @@ jvm_options() { # workload: WorkloadLauncher.launcherOptions
   case "$1" in N*) echo "${kernel_options[@]}" ;; *) echo "${chunked_options[@]}" ;; esac
 }
 
-# The options of WorkloadLauncher.command after the configuration's, and where the system OpenBLAS is not, the packed one.
+# WorkloadLauncher.command's options after the configuration's, and where the system OpenBLAS is not, the packed one.
 tessera() { # configuration, workload, extra JVM options...
   local configuration="$1" workload="$2"; shift 2
-  OPENBLAS_NUM_THREADS="$(blas_threads "$workload")" timeout 300 taskset -c "$cores" "$java" $(jvm_options "$workload") -XX:MaxDirectMemorySize=64g --enable-native-access=ALL-UNNAMED \
-    --add-modules jdk.incubator.vector "${blas[@]}" "$@" -cp "$classpath" org.tessera.bench.workload.WorkloadRunner "$workload" \
+  OPENBLAS_NUM_THREADS="$(blas_threads "$workload")" timeout 300 taskset -c "$cores" "$java" $(jvm_options "$workload") "${required_options[@]}" "${blas[@]}" "$@" -cp "$classpath" org.tessera.bench.workload.WorkloadRunner "$workload" \
     --json "$out/last.json" >> "$out/logs.txt" 2>&1
   record "$configuration" "$out/last.json" $?
   rm -f "$out/last.json"

@@ -65,6 +65,12 @@ record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath
      */
     static final List<String> IN_MEMORY_OPTIONS = List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
 
+    /**
+     * The options every workload needs after the launcher's: jdk.incubator.vector lets
+     * tessera-ndarray-simd's kernels load, native access lets OpenBLAS be called.
+     */
+    static final List<String> REQUIRED_OPTIONS = List.of("-XX:MaxDirectMemorySize=64g", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector");
+
     WorkloadLauncher {
         userJvmOptions = List.copyOf(userJvmOptions);
     }
@@ -158,8 +164,7 @@ record WorkloadLauncher(Path javaBinary, String classPath, String sparkClassPath
             command.addAll(sparkHeap(launcher, defaultMaxHeap()));
             command.addAll(SparkJvmOptions.required());
         }
-        // jdk.incubator.vector lets tessera-ndarray-simd's kernels load; native access lets OpenBLAS be called.
-        command.addAll(List.of("-XX:MaxDirectMemorySize=64g", "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector"));
+        command.addAll(REQUIRED_OPTIONS);
         command.addAll(userJvmOptions);
         command.addAll(List.of("-cp", onSpark ? sparkClassPath : classPath, RUNNER, workload));
         command.addAll(arguments);
