@@ -320,7 +320,8 @@ public final class ChunkedArray implements AnyArray<ChunkedArray> {
         HighLevelGraph merged = HighLevelGraph.merge(arrays.stream().map(ChunkedArray::graph).toArray(HighLevelGraph[]::new));
         List<Key> keys = new ArrayList<>();
         arrays.forEach(array -> keys.addAll(array.flatKeys()));
-        return Plan.of(SharedMoments.apply(merged), keys, arrays.stream().map(ChunkedArray::name).toList(), workers, budget);
+        // As computed by the default (threaded) scheduler, which streams outputs into their results.
+        return Plan.of(SharedMoments.apply(merged), keys, arrays.stream().map(ChunkedArray::name).toList(), OutputAssembly.streamed(arrays), workers, budget);
     }
 
     private static int defaultWorkers() {

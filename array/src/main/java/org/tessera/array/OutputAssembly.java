@@ -1,11 +1,15 @@
 package org.tessera.array;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.tessera.graph.Key;
+import org.tessera.graph.memory.StreamedOutputs;
 import org.tessera.graph.schedule.OutputSink;
 import org.tessera.ndarray.NDArray;
 
@@ -24,21 +28,55 @@ final class OutputAssembly implements OutputSink {
     private final List<ChunkedArray> arrays;
     private final Map<ChunkedArray, NDArray> streamed = new HashMap<>();
     private final Map<Key, List<Place>> places = new HashMap<>();
+    private long heldBytes;
 
     OutputAssembly(Iterable<ChunkedArray> arrays) {
         this.arrays = new ArrayList<>();
         for (ChunkedArray array : arrays) {
             this.arrays.add(array);
-            if (!(array.meta() instanceof NDArray) || !array.chunks().isKnown() || array.chunks().totalBlocks() < 2 || streamed.containsKey(array)) {
+            if (!streams(array) || streamed.containsKey(array)) {
                 continue;
             }
             NDArray result = NDArray.empty(array.dtype(), array.shape());
             streamed.put(array, result);
+            heldBytes += resultBytes(array);
             BlockGrid.forEach(array.numBlocks(), index -> {
                 int[] at = index.clone();
                 places.computeIfAbsent(Key.of(array.name(), at), key -> new ArrayList<>()).add(new Place(array, result, at));
             });
         }
+    }
+
+    /**
+     * What computing {@code arrays} together streams: the keys of the arrays whose blocks are
+     * copied into a result allocated first, and those results' bytes, each array counted once.
+     */
+    static StreamedOutputs streamed(Collection<ChunkedArray> arrays) {
+        Set<Key> keys = new HashSet<>();
+        Set<ChunkedArray> counted = new HashSet<>();
+        long bytes = 0;
+        for (ChunkedArray array : arrays) {
+            if (streams(array) && counted.add(array)) {
+                keys.addAll(array.flatKeys());
+                bytes += resultBytes(array);
+            }
+        }
+        return new StreamedOutputs(keys, bytes);
+    }
+
+    /** Whether the blocks of {@code array} are copied into its result as they finish: dense, of known chunks, several blocks. */
+    private static boolean streams(ChunkedArray array) {
+        return array.meta() instanceof NDArray && array.chunks().isKnown() && array.chunks().totalBlocks() >= 2;
+    }
+
+    private static long resultBytes(ChunkedArray array) {
+        return Math.multiplyExact(array.size(), (long) array.dtype().byteSize());
+    }
+
+    /** The results allocated for the streamed arrays, held from before the computation starts. */
+    @Override
+    public long heldBytes() {
+        return heldBytes;
     }
 
     /** Copies a block of a streamed array into its place; any other output is left with the scheduler. */

@@ -13,6 +13,7 @@ import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.chunks.UnknownChunksException;
 import org.tessera.array.creation.Creation;
 import org.tessera.graph.schedule.Callback;
+import org.tessera.graph.schedule.MeasuredPeak;
 import org.tessera.graph.schedule.SynchronousScheduler;
 import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.NDArray;
@@ -58,6 +59,20 @@ class OutputAssemblyTest {
         assertEquals(NDArrays.add(values, 1).toString(), computed.toString());
         // Every block is 8000 bytes; all 64 held at once would be 512,000.
         assertTrue(held.results <= 4 && held.bytes <= 4 * 8_000L, "held at most " + held.results + " results, " + held.bytes + " bytes");
+    }
+
+    @Test
+    void theMeasuredPeakCountsTheResultTheBlocksAreCopiedInto() {
+        NDArray values = values();
+        ChunkedArray plusOne = rowsPlusOne(values);
+        MeasuredPeak measured = new MeasuredPeak();
+        plusOne.compute(ThreadedScheduler.builder().workers(2).callback(measured).build());
+        long resultBytes = ROWS * COLUMNS * 8L;
+        assertTrue(measured.bytes() >= resultBytes, "measured " + measured.bytes() + " bytes, the result alone takes " + resultBytes);
+        // The blocks held beside it are the running tasks' few, not a second copy of the result.
+        assertTrue(measured.bytes() < 2 * resultBytes, "measured " + measured.bytes() + " bytes");
+        long projected = plusOne.plan().projectedPeakBytes();
+        assertTrue(measured.bytes() <= projected, "measured " + measured.bytes() + " bytes, projected " + projected);
     }
 
     @Test

@@ -8,6 +8,7 @@ import org.tessera.graph.Key;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.memory.MemoryProjection;
 import org.tessera.graph.memory.MemoryProjection.LayerRow;
+import org.tessera.graph.memory.StreamedOutputs;
 
 /**
  * What a computation will do and hold, said before anything runs: its layers and tasks after
@@ -21,26 +22,33 @@ public final class Plan {
     private final List<Key> outputs;
     private final List<String> arrays;
     private final MemoryProjection projection;
+    private final StreamedOutputs streamed;
     private final int workers;
     private final Budget budget;
 
-    private Plan(HighLevelGraph graph, List<Key> outputs, List<String> arrays, int workers, Budget budget) {
+    private Plan(HighLevelGraph graph, List<Key> outputs, List<String> arrays, StreamedOutputs streamed, int workers, Budget budget) {
         this.graph = graph;
         this.outputs = List.copyOf(outputs);
         this.arrays = List.copyOf(arrays);
-        this.projection = MemoryProjection.of(graph, outputs, workers);
+        this.streamed = streamed;
+        this.projection = MemoryProjection.of(graph, outputs, workers, streamed);
         this.workers = workers;
         this.budget = budget;
     }
 
     /** The plan of computing {@code outputs} of {@code graph} (the arrays {@code arrays}) on {@code workers} workers within {@code budget}. */
     public static Plan of(HighLevelGraph graph, List<Key> outputs, List<String> arrays, int workers, Budget budget) {
-        return new Plan(graph, outputs, arrays, workers, budget);
+        return of(graph, outputs, arrays, StreamedOutputs.NONE, workers, budget);
+    }
+
+    /** As {@link #of(HighLevelGraph, List, List, int, Budget)}, the {@code streamed} outputs copied into results held from the start. */
+    public static Plan of(HighLevelGraph graph, List<Key> outputs, List<String> arrays, StreamedOutputs streamed, int workers, Budget budget) {
+        return new Plan(graph, outputs, arrays, streamed, workers, budget);
     }
 
     /** The same computation planned on {@code count} workers. */
     public Plan withWorkers(int count) {
-        return count == workers ? this : new Plan(graph, outputs, arrays, count, budget);
+        return count == workers ? this : new Plan(graph, outputs, arrays, streamed, count, budget);
     }
 
     public int tasks() {

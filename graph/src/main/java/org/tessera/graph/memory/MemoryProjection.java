@@ -56,8 +56,18 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
     public record LayerRow(String name, int tasks, Key largestTask, long largestBytes, long resultBytes) {
     }
 
-    /** Projects the computation of {@code outputs} of {@code graph} on {@code workers} workers. */
+    /** Projects the computation of {@code outputs} of {@code graph} on {@code workers} workers, each output held until it ends. */
     public static MemoryProjection of(HighLevelGraph graph, Collection<Key> outputs, int workers) {
+        return of(graph, outputs, workers, StreamedOutputs.NONE);
+    }
+
+    /**
+     * Projects the computation of {@code outputs} of {@code graph} on {@code workers} workers, the
+     * {@code streamed} ones copied into results held from the start and released once copied and
+     * read. Where their results take as much as the outputs' data, streamed outputs never project
+     * less than the same outputs held to the end.
+     */
+    public static MemoryProjection of(HighLevelGraph graph, Collection<Key> outputs, int workers, StreamedOutputs streamed) {
         HighLevelGraph layered = Optimization.fuseLayers(graph, outputs);
         TaskGraph unfused = layered.materialize();
         TaskGraph tasks = Optimization.fuseTasks(unfused, outputs);
@@ -113,7 +123,15 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             largestTake = Math.max(largestTake, batch * Math.max(own[number], results[number]));
             largestResults = Math.max(largestResults, batch * results[number]);
         }
-        long[] paper = simulate(ordered, results, own, quick, workerCount);
+        // What a streamed output's release frees on paper: its data, not its header, since the order in which
+        // many small results end moves more of them than the paper's (see AHEAD_HEADERS).
+        long[] copied = new long[keys.length];
+        for (int number : ordered.outputs()) {
+            if (streamed.keys().contains(keys[number])) {
+                copied[number] = Math.max(0, results[number] - inside.header(keys[number]));
+            }
+        }
+        long[] paper = simulate(ordered, results, own, quick, copied, streamed.resultBytes(), workerCount);
         // Tasks last unequally in a real run, so other tasks may run at once than on paper: at most every worker
         // its largest take beside the most results held, and each worker, ahead of the paper, one take's results
         // more, and some headers of results that end out of the paper's order (see AHEAD_HEADERS). One worker
@@ -166,11 +184,11 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * through small tasks meanwhile), and {@value #UNEVEN_RUNS} where each task's length is that
      * times a factor from 1/8 to 8, drawn from its number (tasks alike last unalike too).
      */
-    private static long[] simulate(OrderedGraph ordered, long[] results, long[] own, boolean[] quick, int workers) {
+    private static long[] simulate(OrderedGraph ordered, long[] results, long[] own, boolean[] quick, long[] copied, long upFront, int workers) {
         int[][] readers = ordered.readers();
         long[] most = new long[2];
         for (int run = -2; run < UNEVEN_RUNS; run++) {
-            long[] paper = simulate(ordered, readers, results, own, quick, workers, run);
+            long[] paper = simulate(ordered, readers, results, own, quick, copied, upFront, workers, run);
             most[0] = Math.max(most[0], paper[0]);
             most[1] = Math.max(most[1], paper[1]);
         }
@@ -209,9 +227,12 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
      * lowest-numbered ready tasks (a batch of small ones, or one other); when a worker's tasks end,
      * memory holds the results not yet released and what every running task allocates, which is
      * when the scheduler measures too. Then the results are stored and inputs no one else reads are
-     * released.
+     * released. Outputs are held to the end, except where streamed: their results, {@code upFront}
+     * bytes, are held from the start, and each streamed output frees its {@code copied} bytes when
+     * it is released as any result is.
      */
-    private static long[] simulate(OrderedGraph ordered, int[][] readers, long[] results, long[] own, boolean[] quick, int workers, int run) {
+    private static long[] simulate(OrderedGraph ordered, int[][] readers, long[] results, long[] own, boolean[] quick, long[] copied, long upFront,
+                                   int workers, int run) {
         int count = ordered.size();
         int[][] inputs = ordered.inputs();
         int[] inputsLeft = new int[count];
@@ -239,9 +260,9 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
         for (int worker = 0; worker < workers; worker++) {
             idle.add(worker);
         }
-        long held = 0;
-        long mostHeld = 0;
-        long peak = 0;
+        long held = upFront;
+        long mostHeld = upFront;
+        long peak = upFront;
         long allocatingNow = 0;
         long now = 0;
         while (true) {
@@ -278,9 +299,12 @@ public record MemoryProjection(int tasks, List<LayerRow> layers, Key largestTask
             mostHeld = Math.max(mostHeld, held);
             for (int number : batches[worker]) {
                 for (int input : inputs[number]) {
-                    if (--readersLeft[input] == 0 && !output[input]) {
-                        held -= results[input];
+                    if (--readersLeft[input] == 0) {
+                        held -= output[input] ? copied[input] : results[input];
                     }
+                }
+                if (readersLeft[number] == 0) {
+                    held -= copied[number];
                 }
                 for (int reader : readers[number]) {
                     if (--inputsLeft[reader] == 0) {

@@ -60,6 +60,8 @@ final class Execution {
     private final boolean[] isOutput;
     /** Where outputs go as they finish, or null to hold them all until the end. */
     private final OutputSink sink;
+    /** What the sink holds for the outputs from the start ({@link OutputSink#heldBytes}), counted in the measured peak. */
+    private final long sinkBytes;
     /**
      * Outputs the sink took (it keeps a copy): released like any result once no task reads them.
      * Set by the worker that ran the task before it completes it under the lock.
@@ -92,8 +94,9 @@ final class Execution {
     /**
      * The measured side of a memory plan: each worker's allocation meter, what it read when the
      * worker took its current tasks, and whether it runs tasks now (all under the lock). The
-     * computation holds, at a moment, its results in memory and what each running task has
-     * allocated so far; {@link #measuredPeak} is the most of that seen when a worker completes.
+     * computation holds, at a moment, its results in memory, what each running task has allocated
+     * so far and what the sink holds; {@link #measuredPeak} is the most of that seen when a worker
+     * completes.
      */
     private final LongSupplier[] meters;
     private final long[] meterAtStart;
@@ -131,6 +134,7 @@ final class Execution {
             isOutput[output] = true;
         }
         this.sink = sink;
+        this.sinkBytes = sink == null ? 0 : sink.heldBytes();
         taken = new boolean[count];
         results = new Object[count];
         sizes = new long[count];
@@ -463,7 +467,7 @@ final class Execution {
      * them, and what every other running task has allocated so far.
      */
     private void measureHeld(int worker) {
-        long held = bytesInMemory;
+        long held = bytesInMemory + sinkBytes;
         for (int other = 0; other < running.length; other++) {
             if (running[other] || other == worker) {
                 held += meters[other].getAsLong() - meterAtStart[other];

@@ -9,9 +9,10 @@ package org.tessera.graph.schedule;
  * @param peakResultBytes  the most bytes of results in memory at once
  * @param spilledResults   results written to disk because the budget was reached
  * @param spilledBytes     bytes written to disk
- * @param measuredPeakBytes the most bytes held at once by results in memory and by the running
+ * @param measuredPeakBytes the most bytes held at once by results in memory, by the running
  *                          tasks, each counted at all it had allocated (see
- *                          {@link org.tessera.graph.memory.AllocationMeter}); 0 without a meter
+ *                          {@link org.tessera.graph.memory.AllocationMeter}), and by the results an
+ *                          {@link OutputSink} copies outputs into; 0 without a meter
  */
 public record ExecutionStatistics(int tasksRun, int peakLiveResults, long peakResultBytes, int spilledResults, long spilledBytes,
                                   long measuredPeakBytes) {

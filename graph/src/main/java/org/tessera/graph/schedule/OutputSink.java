@@ -17,4 +17,12 @@ public interface OutputSink {
      * (not hand its memory to the next task). An exception fails the output's task.
      */
     boolean take(Key output, Object value);
+
+    /**
+     * The bytes the sink holds for the outputs it takes (results it allocated before the
+     * computation started), which a scheduler counts as held by the computation throughout.
+     */
+    default long heldBytes() {
+        return 0;
+    }
 }

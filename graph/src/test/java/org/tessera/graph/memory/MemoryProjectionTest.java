@@ -15,6 +15,8 @@ import org.tessera.graph.TaskFunction;
 import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.layer.MaterializedLayer;
 import org.tessera.graph.schedule.Computation;
+import org.tessera.graph.schedule.MeasuredPeak;
+import org.tessera.graph.schedule.OutputSink;
 import org.tessera.graph.schedule.ThreadedScheduler;
 
 /**
@@ -85,6 +87,42 @@ class MemoryProjectionTest {
             long measured = run.statistics().measuredPeakBytes();
             assertTrue(measured > 0 && measured <= projection.peakBytes(),
                     workers + " workers: measured " + measured + ", projected " + projection.peakBytes());
+        }
+    }
+
+    /**
+     * Outputs copied into a result allocated first: on paper the result is held from the start and
+     * each output gives back its data once copied (its header stays, as AHEAD_HEADERS asks), so the
+     * projection is at least that of the outputs held to the end and short of both together; a run
+     * that streams them measures the result too, within the projection.
+     */
+    @Test
+    void streamedOutputsAreHeldAsTheirResultFromTheStart() {
+        int blocks = 64;
+        HighLevelGraph graph = tree(blocks);
+        List<Key> outputs = java.util.stream.IntStream.range(0, blocks).mapToObj(block -> Key.of("twice", block)).toList();
+        long resultBytes = blocks * 2 * BLOCK;
+        for (int workers = 1; workers <= 2; workers++) {
+            long held = MemoryProjection.of(graph, outputs, workers).peakBytes();
+            long streamed = MemoryProjection.of(graph, outputs, workers, new StreamedOutputs(Set.copyOf(outputs), resultBytes)).peakBytes();
+            assertTrue(held <= streamed && streamed < held + resultBytes, workers + " workers: held to the end " + held + ", streamed " + streamed);
+
+            MeasuredPeak measured = new MeasuredPeak();
+            OutputSink copies = new OutputSink() {
+                @Override
+                public boolean take(Key output, Object value) {
+                    return false;
+                }
+
+                @Override
+                public long heldBytes() {
+                    return resultBytes;
+                }
+            };
+            ThreadedScheduler.builder().workers(workers).callback(measured).build()
+                    .compute(org.tessera.graph.optimize.Optimization.optimize(graph, outputs), outputs, copies);
+            assertTrue(measured.bytes() >= resultBytes && measured.bytes() <= streamed,
+                    workers + " workers: measured " + measured.bytes() + ", the result " + resultBytes + ", projected " + streamed);
         }
     }
 
