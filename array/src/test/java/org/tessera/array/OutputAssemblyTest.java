@@ -71,8 +71,11 @@ class OutputAssemblyTest {
         assertTrue(measured.bytes() >= resultBytes, "measured " + measured.bytes() + " bytes, the result alone takes " + resultBytes);
         // The blocks held beside it are the running tasks' few, not a second copy of the result.
         assertTrue(measured.bytes() < 2 * resultBytes, "measured " + measured.bytes() + " bytes");
-        long projected = plusOne.plan().projectedPeakBytes();
-        assertTrue(measured.bytes() <= projected, "measured " + measured.bytes() + " bytes, projected " + projected);
+        org.tessera.array.plan.Plan plan = plusOne.plan();
+        assertEquals(resultBytes, plan.assembledBytes());
+        assertTrue(plan.toString().contains("results assembled  500.0 KiB, held from the start"), plan.toString());
+        assertTrue(measured.bytes() <= plan.projectedPeakBytes(), "measured " + measured.bytes() + " bytes, projected " + plan.projectedPeakBytes());
+        assertEquals(0, plusOne.sum().plan().assembledBytes(), "a result of one block is the block itself");
     }
 
     @Test

@@ -72,6 +72,11 @@ public final class Plan {
         return projection.peakBytes();
     }
 
+    /** The results that blocks are copied into as they finish, allocated before any task runs (counted in the projected peak). */
+    public long assembledBytes() {
+        return streamed.resultBytes();
+    }
+
     /** What the largest task holds while it runs: its inputs, its result and its working memory. */
     public long largestTaskBytes() {
         return projection.largestTaskBytes();
@@ -135,6 +140,9 @@ public final class Plan {
         }
         text.append(String.format(Locale.ROOT, "  read from stores   %s%n", Sizes.format(bytesRead())));
         text.append(String.format(Locale.ROOT, "  written to stores  %s%n", Sizes.format(bytesWritten())));
+        if (assembledBytes() > 0) {
+            text.append(String.format(Locale.ROOT, "  results assembled  %s, held from the start%n", Sizes.format(assembledBytes())));
+        }
         text.append(String.format(Locale.ROOT, "  largest task       %s: %s%n", largestTask(), Sizes.format(largestTaskBytes())));
         text.append(String.format(Locale.ROOT, "  projected peak     %s%n", Sizes.format(projectedPeakBytes())));
         text.append(String.format(Locale.ROOT, "  budget             %s: %s%n", budget,
@@ -165,8 +173,9 @@ public final class Plan {
                     escape(label(row)), row.tasks(), Sizes.format(row.resultBytes()), Sizes.format(row.largestBytes()), 120 * share,
                     row.largestBytes() <= budget.bytes() ? "#4c78a8" : "#e45756", 120 * limit, 120 * limit));
         }
-        html.append(String.format(Locale.ROOT, "</table>%n<p>%d tasks on %d workers; read %s, written %s; largest task %s; projected peak %s; budget %s.</p>%n",
-                tasks(), workers, Sizes.format(bytesRead()), Sizes.format(bytesWritten()), Sizes.format(largestTaskBytes()),
+        html.append(String.format(Locale.ROOT, "</table>%n<p>%d tasks on %d workers; read %s, written %s; results assembled %s; largest task %s; "
+                        + "projected peak %s; budget %s.</p>%n",
+                tasks(), workers, Sizes.format(bytesRead()), Sizes.format(bytesWritten()), Sizes.format(assembledBytes()), Sizes.format(largestTaskBytes()),
                 Sizes.format(projectedPeakBytes()), budget));
         return html.toString();
     }
