@@ -184,7 +184,8 @@ public final class WorkloadRunner {
     /**
      * Where the figures come from, since they move between CPUs and JVM settings: the CPU model, the
      * SIMD kernels in use (the Vector API provider names its vector width, and each kernel family's;
-     * HotSpot's -XX:UseAVX caps them), the BLAS, the JVM's options and the Java version.
+     * HotSpot's -XX:UseAVX caps them), the BLAS and the kernels it chose for this CPU, the JVM's
+     * options and the Java version.
      */
     static Map<String, Object> machine() {
         Map<String, Object> machine = new LinkedHashMap<>();
@@ -193,6 +194,7 @@ public final class WorkloadRunner {
         machine.put("simd_kernels", new TreeMap<>(VectorMath.selected().kernelWidths()));
         machine.put("use_avx", hotSpotOption("UseAVX"));
         machine.put("blas", Blas.selected().name());
+        machine.put("blas_kernels", Blas.selectedKernels());
         machine.put("jvm_options", ManagementFactory.getRuntimeMXBean().getInputArguments());
         machine.put("java_version", Runtime.version().toString());
         return machine;

@@ -45,6 +45,29 @@ public final class Blas {
         System.getLogger(Blas.class.getName()).log(System.Logger.Level.DEBUG,
                 () -> "matrix products use " + chosen.name() + OPEN_BLAS.map(found -> " (" +
                         ((OpenBlasGemm) found).libraryLocation() + ")").orElse(""));
+        if (chosen instanceof OpenBlasGemm openBlas && openBlas.coreName().filter(Blas::isGenericCore).isPresent()) {
+            System.getLogger(Blas.class.getName()).log(System.Logger.Level.WARNING, genericCoreWarning(openBlas.libraryLocation()));
+        }
         return chosen;
+    }
+
+    /**
+     * Whether OpenBLAS fell back to its generic x86-64 kernels (Prescott, SSE3): it does so on a CPU
+     * its detection does not know, such as Debian's 0.3.21 on a Sapphire Rapids Xeon, where its
+     * matrix products then run several times slower than they can.
+     */
+    static boolean isGenericCore(String coreName) {
+        return coreName.equalsIgnoreCase("Prescott");
+    }
+
+    static String genericCoreWarning(String location) {
+        return "OpenBLAS (" + location + ") uses its generic Prescott kernels: it did not recognise this CPU (or OPENBLAS_CORETYPE asked for "
+                + "them); set OPENBLAS_CORETYPE before starting Java (SkylakeX on a CPU with AVX-512, Haswell with AVX2, Zen on an AMD Zen) "
+                + "for its optimised ones";
+    }
+
+    /** The kernels the selected provider runs: OpenBLAS's core name where it says, else the provider's name. */
+    public static String selectedKernels() {
+        return SELECTED instanceof OpenBlasGemm openBlas ? openBlas.coreName().orElse(openBlas.name()) : SELECTED.name();
     }
 }

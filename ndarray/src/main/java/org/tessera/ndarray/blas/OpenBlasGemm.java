@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 import org.tessera.ndarray.dtype.DType;
@@ -40,6 +41,9 @@ public final class OpenBlasGemm implements Gemm {
 
     /** The shared library this provider calls. */
     public String libraryLocation() { return library.location(); }
+
+    /** The kernels the library chose for this CPU (OpenBLAS's core name, such as Haswell or SkylakeX), where it says. */
+    public Optional<String> coreName() { return library.coreName(); }
 
     /** How BLAS sees one operand: a pointer to element (0, 0), a transpose flag and a leading dimension. */
     private record BlasOperand(MemorySegment pointer, int transpose, int leadingDimension) {}

@@ -43,6 +43,8 @@ final class OpenBlasLibrary {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
     private final String location;
+    /** The kernels OpenBLAS chose for this CPU ({@code openblas_get_corename}), or null where the library does not say. */
+    private final String coreName;
     private final Binding[] bindings = new Binding[DType.values().length];
     private final Binding[] symmetricBindings = new Binding[DType.values().length];
 
@@ -57,6 +59,20 @@ final class OpenBlasLibrary {
         bind(lookup, DType.COMPLEX128, "cblas_zgemm", ValueLayout.ADDRESS);
         bindSymmetric(lookup, DType.FLOAT32, "cblas_ssyrk", ValueLayout.JAVA_FLOAT);
         bindSymmetric(lookup, DType.FLOAT64, "cblas_dsyrk", ValueLayout.JAVA_DOUBLE);
+        coreName = coreName(lookup);
+    }
+
+    /** {@code char *openblas_get_corename(void)}: a static string, read once. */
+    private static String coreName(SymbolLookup lookup) {
+        return lookup.find("openblas_get_corename").map(address -> {
+            MethodHandle corename = Linker.nativeLinker().downcallHandle(address, FunctionDescriptor.of(ValueLayout.ADDRESS));
+            try {
+                MemorySegment name = (MemorySegment) corename.invokeExact();
+                return name.equals(MemorySegment.NULL) ? null : name.reinterpret(256).getString(0);
+            } catch (Throwable failed) {
+                return null;
+            }
+        }).orElse(null);
     }
 
     /** The library named by {@code tessera.blas.library}, else the first OpenBLAS found on the system. */
@@ -139,5 +155,9 @@ final class OpenBlasLibrary {
 
     String location() {
         return location;
+    }
+
+    Optional<String> coreName() {
+        return Optional.ofNullable(coreName);
     }
 }
