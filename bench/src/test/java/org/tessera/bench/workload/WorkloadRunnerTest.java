@@ -35,7 +35,8 @@ class WorkloadRunnerTest {
         Map<String, Object> result = WorkloadRunner.measure(fixed, 3);
         assertEquals(List.of("workload", "impl", "seconds", "runs", "peak_rss_bytes", "check", "check_ok", "params", "machine"), List.copyOf(result.keySet()));
         Map<?, ?> machine = (Map<?, ?>) result.get("machine");
-        assertEquals(List.of("cpu", "simd", "simd_kernels", "use_avx", "blas", "jvm_options", "java_version"), List.copyOf(machine.keySet()));
+        assertEquals(List.of("cpu", "simd", "simd_kernels", "use_avx", "blas", "blas_kernels", "jvm_options", "java_version"), List.copyOf(machine.keySet()));
+        assertTrue(machine.get("blas_kernels").toString().length() > 0, machine.toString());
         assertEquals(List.of("arithmetic", "exp_log", "pairwise_sum", "uniform"), List.copyOf(((Map<?, ?>) machine.get("simd_kernels")).keySet()));
         assertEquals(Runtime.version().toString(), machine.get("java_version"));
         assertTrue(machine.get("cpu").toString().length() > 0 && machine.get("jvm_options") instanceof List<?>, machine.toString());
