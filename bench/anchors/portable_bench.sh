@@ -139,7 +139,7 @@ read -r -a kernel_options < "$kit/jvm-options-kernels.txt"
 read -r -a required_options < "$kit/jvm-options-required.txt"
 blas=()
 [ -e "$kit/lib/libopenblas.so.0" ] && blas=(-Dtessera.blas.library="$kit/lib/libopenblas.so.0")
-# Without psutil (compiled, so not packed) Dask's threaded scheduler sizes its pool by the machine's cores, not the affinity.
+# For a $PYTHON without psutil, whose Dask would size its thread pool by the machine's cores, not the affinity.
 export LD_LIBRARY_PATH="$kit/lib" DASK_NUM_WORKERS="$(taskset -c "$cores" nproc)"
 { grep -m1 'model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo | grep -o 'avx[0-9a-z_]*' | sort -u | tr '\n' ' '; echo; } > "$out/cpu.txt"
 blas_core() {

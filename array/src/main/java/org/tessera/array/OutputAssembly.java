@@ -28,7 +28,6 @@ final class OutputAssembly implements OutputSink {
     private final List<ChunkedArray> arrays;
     private final Map<ChunkedArray, NDArray> streamed = new HashMap<>();
     private final Map<Key, List<Place>> places = new HashMap<>();
-    private long heldBytes;
 
     OutputAssembly(Iterable<ChunkedArray> arrays) {
         this.arrays = new ArrayList<>();
@@ -39,7 +38,6 @@ final class OutputAssembly implements OutputSink {
             }
             NDArray result = NDArray.empty(array.dtype(), array.shape());
             streamed.put(array, result);
-            heldBytes += resultBytes(array);
             BlockGrid.forEach(array.numBlocks(), index -> {
                 int[] at = index.clone();
                 places.computeIfAbsent(Key.of(array.name(), at), key -> new ArrayList<>()).add(new Place(array, result, at));
@@ -76,7 +74,7 @@ final class OutputAssembly implements OutputSink {
     /** The results allocated for the streamed arrays, held from before the computation starts. */
     @Override
     public long heldBytes() {
-        return heldBytes;
+        return streamed.keySet().stream().mapToLong(OutputAssembly::resultBytes).sum();
     }
 
     /** Copies a block of a streamed array into its place; any other output is left with the scheduler. */
