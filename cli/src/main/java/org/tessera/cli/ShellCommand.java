@@ -2,6 +2,7 @@ package org.tessera.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,8 @@ final class ShellCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         Path startup = writeStartup();
         try {
-            List<String> command = command(Path.of(System.getProperty("java.home"), "bin", "jshell"), System.getProperty("java.class.path"), startup);
+            List<String> command = command(Path.of(System.getProperty("java.home"), "bin", "jshell"), System.getProperty("java.class.path"), startup,
+                    launcherOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
             return new ProcessBuilder(command).inheritIO().start().waitFor();
         } finally {
             Files.deleteIfExists(startup);
@@ -57,13 +59,27 @@ final class ShellCommand implements Callable<Integer> {
         }
     }
 
-    /** The {@code jshell} command line; the code typed in runs in a JVM started with {@link #snippetJvmOptions()}. */
-    static List<String> command(Path jshell, String classPath, Path startup) {
+    /**
+     * The {@code jshell} command line; the code typed in runs in a JVM started with
+     * {@code launcherOptions}, then {@link #snippetJvmOptions()}.
+     */
+    static List<String> command(Path jshell, String classPath, Path startup, List<String> launcherOptions) {
         List<String> command = new ArrayList<>(List.of(jshell.toString(), "--class-path", classPath,
                 "--startup", "DEFAULT", "--startup", startup.toString()));
         // -R options go to the JVM that runs the snippets.
+        launcherOptions.forEach(option -> command.add("-R" + option));
         snippetJvmOptions().forEach(option -> command.add("-R" + option));
         return command;
+    }
+
+    /**
+     * The heap, collector and compiler options among {@code inputArguments}, in order: those the
+     * {@code tessera} script gave this command's JVM (its one configuration, then
+     * {@code TESSERA_JVM_OPTS}). JShell runs the snippets in a JVM of its own, which would
+     * otherwise start with the JVM's defaults (a quarter of the machine's memory for the heap).
+     */
+    static List<String> launcherOptions(List<String> inputArguments) {
+        return inputArguments.stream().filter(option -> option.startsWith("-X")).toList();
     }
 
     /** The options of the JVM that runs the snippets: the Vector API kernels, OpenBLAS through FFM, and an embedded Spark. */

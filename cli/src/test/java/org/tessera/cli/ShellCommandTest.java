@@ -24,7 +24,7 @@ class ShellCommandTest {
         Path startup = ShellCommand.writeStartup();
         try {
             String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-            List<String> command = ShellCommand.command(Path.of(System.getProperty("java.home"), "bin", "jshell"), classPath, startup);
+            List<String> command = ShellCommand.command(Path.of(System.getProperty("java.home"), "bin", "jshell"), classPath, startup, List.of());
             Process shell = new ProcessBuilder(command).redirectInput(typed.toFile()).redirectErrorStream(true).start();
             String output = new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(shell.waitFor(120, TimeUnit.SECONDS), "the shell exits at /exit");
@@ -32,6 +32,31 @@ class ShellCommandTest {
             assertTrue(output.contains("array([0, 1, 2])"), output);
             assertTrue(output.contains("array(16.)"), output);
             assertTrue(!output.contains("Error:"), output);
+        } finally {
+            Files.deleteIfExists(startup);
+        }
+    }
+
+    @Test
+    void theSnippetsRunWithTheLaunchersHeap(@TempDir Path directory) throws IOException, InterruptedException {
+        Path typed = Files.writeString(directory.resolve("typed.jsh"), """
+                System.out.println("max heap " + Runtime.getRuntime().maxMemory());
+                /exit
+                """);
+        Path startup = ShellCommand.writeStartup();
+        try {
+            String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+            List<String> launcher = ShellCommand.launcherOptions(List.of("-Xms16m", "-Xmx96m", "-Dignored=1", "--enable-native-access=ALL-UNNAMED"));
+            assertEquals(List.of("-Xms16m", "-Xmx96m"), launcher);
+            List<String> command = ShellCommand.command(Path.of(System.getProperty("java.home"), "bin", "jshell"), classPath, startup, launcher);
+            Process shell = new ProcessBuilder(command).redirectInput(typed.toFile()).redirectErrorStream(true).start();
+            String output = new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(shell.waitFor(120, TimeUnit.SECONDS), "the shell exits at /exit");
+            long maxHeap = output.lines().filter(line -> line.contains("max heap "))
+                    .mapToLong(line -> Long.parseLong(line.substring(line.indexOf("max heap ") + 9).trim()))
+                    .findFirst().orElseThrow(() -> new AssertionError(output));
+            // Without the launcher's -Xmx the snippets' JVM takes a quarter of the machine's memory.
+            assertTrue(maxHeap <= 96L << 20 && maxHeap > 64L << 20, output);
         } finally {
             Files.deleteIfExists(startup);
         }
