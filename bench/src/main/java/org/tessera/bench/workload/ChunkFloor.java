@@ -12,13 +12,19 @@ import java.util.concurrent.Future;
 
 import org.tessera.array.RegionSource;
 import org.tessera.array.blockwise.DeferredBlock;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.memory.BlockPool;
 import org.tessera.ndarray.memory.Scratch;
 
 /**
  * The floor of a stored-data workload: seconds to read and decode every chunk of a stored square
  * array on all cores with no array work, one task per chunk on a pool of one thread per core, as
- * the threaded scheduler runs them. Only each chunk's size is kept, so the floor holds no more
- * chunks than the pool decodes at once.
+ * the threaded scheduler runs them. Only each chunk's size is kept, and each chunk's block goes
+ * back to the block pool once read, as the scheduler gives back a decoded block it drops; so the
+ * floor holds no more chunks than the pool decodes at once, and the next chunk is decoded into the
+ * memory of one read before. Fresh memory for every chunk (2 GB for the R workloads' store) made
+ * it twice as long here, with the launcher's 1 GB heap, as the Python tools' decode into the
+ * memory that C's allocator hands back to them.
  */
 final class ChunkFloor {
     private ChunkFloor() {
@@ -38,6 +44,14 @@ final class ChunkFloor {
      */
     static double slabSeconds(RegionSource source, long chunk, String where) throws IOException, InterruptedException {
         return seconds(source, chunk, where, true);
+    }
+
+    /** Reads {@code size} at {@code from} whole, gives its block back to the pool, and returns its elements. */
+    private static long readWhole(RegionSource source, long[] from, long[] size) {
+        NDArray block = source.read(from, size);
+        long elements = block.size();
+        BlockPool.giveBack(block.segment());
+        return elements;
     }
 
     /** Reads {@code size} at {@code from} in slabs of a strip's rows, and returns its elements. */
@@ -71,7 +85,7 @@ final class ChunkFloor {
                 for (long column = 0; column < shape[1]; column += chunk) {
                     long[] from = {row, column};
                     long[] size = {Math.min(chunk, shape[0] - row), Math.min(chunk, shape[1] - column)};
-                    reads.add(pool.submit(() -> inSlabs ? readInSlabs(source, from, size) : source.read(from, size).size()));
+                    reads.add(pool.submit(() -> inSlabs ? readInSlabs(source, from, size) : readWhole(source, from, size)));
                 }
             }
             for (Future<Long> read : reads) {

@@ -5,13 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.tessera.array.RegionSource;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.layout.Order;
+import org.tessera.ndarray.memory.BlockPool;
 
 /**
  * The floors of the stored workloads read every chunk once: whole, or in slabs of a strip's rows
@@ -19,7 +23,7 @@ import org.tessera.ndarray.dtype.DType;
  */
 class ChunkFloorTest {
     /** A 700 x 500 source in the floor's square chunks of 300, which records what is read. */
-    private static final class RecordingSource implements RegionSource {
+    private static class RecordingSource implements RegionSource {
         final List<String> wholeReads = Collections.synchronizedList(new ArrayList<>());
         final List<String> slabs = Collections.synchronizedList(new ArrayList<>());
 
@@ -78,5 +82,33 @@ class ChunkFloorTest {
             }
             assertEquals(rows, next, "chunk " + chunk + " is read to its last row");
         }
+    }
+
+    @Test
+    void theWholeChunksFloorDecodesIntoTheMemoryOfEarlierChunks() throws Exception {
+        // Chunks of 600 x 300 float64 (1.4 MB): blocks the pool hands out and takes back.
+        List<Object> blocks = Collections.synchronizedList(new ArrayList<>());
+        RegionSource pooled = new RecordingSource() {
+            @Override
+            public long[] shape() {
+                return new long[] {1_800, 1_800};
+            }
+
+            @Override
+            public NDArray read(long[] start, long[] shape) {
+                NDArray block = NDArray.emptyBlock(DType.FLOAT64, Order.C, shape);
+                blocks.add(block.segment().heapBase().orElseThrow());
+                return block;
+            }
+        };
+        long reusesBefore = BlockPool.reuses();
+        assertTrue(ChunkFloor.seconds(pooled, 600, "a pooled source") > 0);
+        assertEquals(9, blocks.size());
+        Set<Object> arrays = Collections.newSetFromMap(new IdentityHashMap<>());
+        arrays.addAll(blocks);
+        long distinct = arrays.size();
+        // A block per thread of the floor's pool at most, each read after the first into one given back.
+        assertTrue(distinct <= Runtime.getRuntime().availableProcessors(), distinct + " arrays for 9 chunks");
+        assertTrue(BlockPool.reuses() - reusesBefore >= 9 - distinct, "reuses " + (BlockPool.reuses() - reusesBefore));
     }
 }
