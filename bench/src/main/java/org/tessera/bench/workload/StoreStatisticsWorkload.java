@@ -35,23 +35,24 @@ final class StoreStatisticsWorkload implements Workload {
 
     @Override
     public void warmUp() throws IOException {
-        computeAt(SIDE / 5);
+        // The same grid of chunks, each a fifth of the side (see RandomMatrixWorkload.warmUp).
+        computeAt(SIDE / RandomMatrixWorkload.WARM_UP_SCALE, CHUNK / RandomMatrixWorkload.WARM_UP_SCALE);
     }
 
     @Override
     public Check run() throws IOException {
-        double[] value = computeAt(SIDE);
+        double[] value = computeAt(SIDE, CHUNK);
         boolean ok = Math.abs(value[0] - 0.5) < 1e-3 && Math.abs(value[1] - 0.28868) < 1e-3;
         return new Check(List.of(value[0], value[1]), ok);
     }
 
     /** The mean of the column means and the mean of the column standard deviations. */
-    private double[] computeAt(long side) throws IOException {
+    private double[] computeAt(long side, long chunk) throws IOException {
         Path directory = Files.createTempDirectory("w3-");
         try {
-            ChunkedArray x = Creation.random(0, Creation.Distribution.UNIFORM, new long[] {side, side}, ChunkSpec.size(CHUNK));
+            ChunkedArray x = Creation.random(0, Creation.Distribution.UNIFORM, new long[] {side, side}, ChunkSpec.size(chunk));
             Path store = directory.resolve("x.zarr");
-            Zarr.toZarr(x, store, CHUNK, CHUNK);
+            Zarr.toZarr(x, store, chunk, chunk);
             ChunkedArray y = Zarr.fromZarr(store);
             List<NDArray> statistics = ChunkedArray.computeAll(ChunkedArray.defaultScheduler(), List.of(y.mean(0), y.std(0, 0)));
             return new double[] {meanOf(statistics.get(0)), meanOf(statistics.get(1))};
