@@ -19,6 +19,7 @@ import org.tessera.array.reshape.Reshape;
 import org.tessera.graph.Key;
 import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.Reduction;
 import org.tessera.ndarray.dtype.Casting;
 import org.tessera.ndarray.dtype.DType;
@@ -239,7 +240,7 @@ public final class Contraction {
                     return null;
                 }
             }
-            NDArray sum = NDArray.empty(dtype, partials.getFirst()[0].shape());
+            NDArray sum = NDArray.emptyBlock(dtype, Order.C, partials.getFirst()[0].shape());
             long size = sum.size();
             boolean inStrips = partials.stream().allMatch(partial -> partial[0].isCContiguous());
             NDArray[] flat = new NDArray[partials.size()];

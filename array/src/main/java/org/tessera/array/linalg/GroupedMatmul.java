@@ -21,6 +21,7 @@ import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.Casting;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.index.Index;
+import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.memory.Scratch;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
@@ -127,7 +128,7 @@ final class GroupedMatmul {
                         return NDArrays.matmul(left, right);
                     });
                     if (sum == null) {
-                        sum = Scratch.outside(() -> NDArray.empty(product.dtype(), product.shape()));
+                        sum = Scratch.outside(() -> NDArray.emptyBlock(product.dtype(), Order.C, product.shape()));
                         // A sum starts from 0, as the tree's (-0.0 comes out +0.0); a group of one is its product.
                         if (rights.size() == 1) {
                             sum.assign(product);

@@ -2,6 +2,8 @@ package org.tessera.array.memory;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 import org.tessera.graph.Key;
 import org.tessera.graph.memory.ResultRecycler;
@@ -13,6 +15,8 @@ import org.tessera.ndarray.memory.BlockPool;
  * it from there) when no result the scheduler still holds may share it: an array over the same
  * memory (a slice or transpose of the block), or inside a list of such, keeps it, and so does any
  * value whose memory this cannot see (a deferred block, another array family), whatever it holds.
+ * A reduction's partial (an array of component arrays, such as the group sums of a matrix product
+ * a tree adds) gives back each pooled block among its components, once each.
  */
 public final class NDArrayRecycler implements ResultRecycler {
     /** Lists of lists nested deeper than this are taken to share. */
@@ -20,18 +24,41 @@ public final class NDArrayRecycler implements ResultRecycler {
 
     @Override
     public boolean recyclable(Object result) {
-        return result instanceof NDArray array && BlockPool.holds(array.segment());
+        return !pooledBlocks(result).isEmpty();
     }
 
     @Override
     public void recycle(Object dropped, Iterable<Object> held) {
-        MemorySegment memory = ((NDArray) dropped).segment();
-        for (Object value : held) {
-            if (mayShare(value, memory, 0)) {
-                return;
+        for (MemorySegment memory : pooledBlocks(dropped)) {
+            if (!heldMayShare(held, memory)) {
+                BlockPool.giveBack(memory);
             }
         }
-        BlockPool.giveBack(memory);
+    }
+
+    /** The pool's blocks behind an array, or behind the components of a partial, each once. */
+    private static Collection<MemorySegment> pooledBlocks(Object result) {
+        NDArray[] arrays = switch (result) {
+            case NDArray array -> new NDArray[] {array};
+            case NDArray[] components -> components;
+            case null, default -> new NDArray[0];
+        };
+        Map<Object, MemorySegment> blocks = new IdentityHashMap<>();
+        for (NDArray array : arrays) {
+            if (array != null && BlockPool.holds(array.segment())) {
+                blocks.putIfAbsent(array.segment().heapBase().orElseThrow(), array.segment());
+            }
+        }
+        return blocks.values();
+    }
+
+    private static boolean heldMayShare(Iterable<Object> held, MemorySegment memory) {
+        for (Object value : held) {
+            if (mayShare(value, memory, 0)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code value} may refer to any byte of {@code memory}: false only where every array in it is seen to lie elsewhere. */

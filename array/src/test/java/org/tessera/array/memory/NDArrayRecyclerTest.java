@@ -118,5 +118,44 @@ class NDArrayRecyclerTest {
         assertFalse(recycler.recyclable(copy), "a copy was not taken from the pool");
         assertFalse(recycler.recyclable(NDArray.zeros(DType.FLOAT64, SIDE, SIDE)));
         assertFalse(recycler.recyclable(List.of(block)));
+        assertTrue(recycler.recyclable(new NDArray[] {copy, view}), "a partial with a pooled component");
+        assertFalse(recycler.recyclable(new NDArray[] {copy}));
+    }
+
+    /** A partial's pooled components go back once each, however many of its arrays lie over one block. */
+    @Test
+    void aPartialGivesBackEachBlockOnce() {
+        NDArray block = NDArray.emptyBlock(DType.FLOAT64, Order.C, SIDE, SIDE);
+        NDArray other = NDArray.emptyBlock(DType.FLOAT64, Order.C, SIDE, SIDE);
+        long idle = BlockPool.idleBytes();
+        new NDArrayRecycler().recycle(new NDArray[] {block, block.reshape(SIDE * SIDE), other}, List.of());
+        assertEquals(idle + 2 * (SIDE * SIDE + 1) * Long.BYTES, BlockPool.idleBytes(), "two blocks back, the one behind two arrays once");
+        Object first = BlockPool.take(SIDE * SIDE * Long.BYTES).heapBase().orElseThrow();
+        Object second = BlockPool.take(SIDE * SIDE * Long.BYTES).heapBase().orElseThrow();
+        Object blockMemory = block.segment().heapBase().orElseThrow();
+        Object otherMemory = other.segment().heapBase().orElseThrow();
+        assertTrue(first == blockMemory && second == otherMemory || first == otherMemory && second == blockMemory, "the next two takers get both blocks");
+    }
+
+    /** A reduction's partial over a block (the array of its components) is dropped once read: the next block reuses the memory. */
+    @Test
+    void aPartialNothingSharesGivesItsBlockToTheNextTaker() {
+        TaskFunction partial = TaskFunction.named("partial", arguments -> {
+            NDArray block = NDArray.emptyBlock(DType.FLOAT64, Order.C, SIDE, SIDE);
+            block.fill(1.0);
+            MEMORY_OF.put("partial", block.segment().heapBase().orElseThrow());
+            return new NDArray[] {block};
+        });
+        TaskFunction sumOfPartial = TaskFunction.unary("sum-of-partial", (NDArray[] components) -> NDArrays.sum(components[0]).getDouble());
+        TaskGraph graph = TaskGraph.builder()
+                .put("p", call(partial))
+                .put("s", call(sumOfPartial, ref("p")))
+                .put("b", call(block("after-partial", 2.0), ref("s")))
+                .put("t", call(SUM, ref("b")))
+                .build();
+        Map<Key, Object> values = ThreadedScheduler.builder().workers(1).build().compute(graph, List.of(Key.of("s"), Key.of("t")));
+        assertEquals((double) SIDE * SIDE, values.get(Key.of("s")));
+        assertEquals(2.0 * SIDE * SIDE, values.get(Key.of("t")));
+        assertSame(MEMORY_OF.get("partial"), MEMORY_OF.get("after-partial"), "the partial's block went back when s was done");
     }
 }
