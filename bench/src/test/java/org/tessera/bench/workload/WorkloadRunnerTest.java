@@ -3,6 +3,9 @@ package org.tessera.bench.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +53,45 @@ class WorkloadRunnerTest {
         assertEquals("{\"workload\": \"W\\\"5\", \"runs\": [1.5, 2.0], \"check_ok\": true, \"params\": {\"threads\": 2}}", WorkloadRunner.toJson(sample));
         assertEquals(2.0, WorkloadRunner.median(List.of(3.0, 1.0, 2.0)));
         assertEquals(1.5, WorkloadRunner.median(List.of(2.0, 1.0)));
+    }
+
+    @Test
+    void thePeakMemoryIsTheTimedRunsNotThePlanningRunsAfterThem() throws Exception {
+        long touched = 256L << 20;
+        Workload growingWhenPlanned = new Workload() {
+            private int runs;
+
+            @Override
+            public String name() {
+                return "W0";
+            }
+
+            @Override
+            public void warmUp() {
+            }
+
+            /** The second run, the one planned after the timed run, makes the process resident in 256 MB more. */
+            @Override
+            public Check run() {
+                if (++runs == 2) {
+                    try (Arena arena = Arena.ofConfined()) {
+                        arena.allocate(touched).fill((byte) 1);
+                    }
+                }
+                return new Check(1.0, true);
+            }
+
+            @Override
+            public Map<String, Object> params() {
+                return Map.of();
+            }
+        };
+        // The high-water mark from here on: earlier tests in this JVM may have held more than the planning run adds.
+        Files.writeString(Path.of("/proc/self/clear_refs"), "5");
+        Map<String, Object> result = WorkloadRunner.measure(growingWhenPlanned, 1);
+        long peakAfterPlanning = ProcessMemory.peakResidentBytes();
+        assertTrue((Long) result.get("peak_rss_bytes") <= peakAfterPlanning - touched / 2,
+                result.get("peak_rss_bytes") + " bytes reported, " + peakAfterPlanning + " after the planning run");
     }
 
     @Test
