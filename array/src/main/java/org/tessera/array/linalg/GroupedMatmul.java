@@ -17,13 +17,11 @@ import org.tessera.graph.Deferring;
 import org.tessera.graph.Key;
 import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
-import org.tessera.ndarray.api.NDArrays;
-import org.tessera.ndarray.dtype.Casting;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.layout.Order;
+import org.tessera.ndarray.linalg.Matmul;
 import org.tessera.ndarray.memory.Scratch;
-import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
  * A product of two chunked matrices of floats whose contracted axis has more blocks than one task
@@ -31,12 +29,11 @@ import org.tessera.ndarray.ufunc.Ufuncs;
  * products as it goes, and a tree adds the groups' sums. The general contraction makes every block
  * product a task of its own, held until the first level of the tree adds it: for {@code A.T @ A}
  * over 2000 x 2000 blocks that is a 32 MB array made on the heap, held, added and dropped for every
- * block pair, where here each product is made in scratch memory that the next one reuses, and only
- * the groups' sums are kept. The products of a group are added in order from 0, as the tree's
- * first level adds a group of fewer than eight (a larger group it sums pairwise, as NumPy sums
- * their joined values, which rounds differently). A task holds a pair of operand blocks, a product
- * and the sum at a time however long the group: its operands, taken deferred, are made a pair at a
- * time.
+ * block pair. Here BLAS adds each product into the group's sum itself ({@code beta = 1}), as one
+ * product over the group's joined depth adds its panels: no array holds a product, and the sum is
+ * rounded once per product rather than the product first (the tree adds the groups' sums in order).
+ * A task holds a pair of operand blocks and the sum at a time however long the group: its
+ * operands, taken deferred, are made a pair at a time.
  */
 final class GroupedMatmul {
     private GroupedMatmul() {
@@ -83,9 +80,9 @@ final class GroupedMatmul {
     }
 
     /**
-     * The working memory of a group's task: a block product's (its operands' BLAS copies and its
-     * result) and the product being added beside the sum. Its operand blocks are made one pair at a
-     * time, so only one pair of them counts, whatever the group's length.
+     * The working memory of a group's task: a block product's (its operands' BLAS copies and the
+     * copy of the sum BLAS adds into). Its operand blocks are made one pair at a time, so only one
+     * pair of them counts, whatever the group's length.
      */
     record GroupWorking(Working product) implements Working {
         @Serial
@@ -93,7 +90,7 @@ final class GroupedMatmul {
 
         @Override
         public long bytes(Key key, long resultBytes) {
-            return product.bytes(key, resultBytes) + resultBytes;
+            return product.bytes(key, resultBytes);
         }
 
         /** A pair of operand blocks. */
@@ -118,29 +115,27 @@ final class GroupedMatmul {
             List<?> lefts = symmetric ? rights : (List<?>) arguments.get(0);
             Scratch scratch = Scratch.borrow();
             try {
-                NDArray sum = null;
+                NDArray[] sum = new NDArray[1];
                 for (int block = 0; block < rights.size(); block++) {
                     Object leftBlock = lefts.get(block);
                     Object rightBlock = rights.get(block);
-                    NDArray product = scratch.call(() -> {
+                    boolean first = block == 0;
+                    scratch.call(() -> {
                         NDArray right = (NDArray) Deferred.force(rightBlock);
                         NDArray left = symmetric ? right.transpose() : (NDArray) Deferred.force(leftBlock);
-                        return NDArrays.matmul(left, right);
-                    });
-                    if (sum == null) {
-                        sum = Scratch.outside(() -> NDArray.emptyBlock(product.dtype(), Order.C, product.shape()));
-                        // A sum starts from 0, as the tree's (-0.0 comes out +0.0); a group of one is its product.
-                        if (rights.size() == 1) {
-                            sum.assign(product);
-                        } else {
-                            Ufuncs.ADD.apply(new Object[] {0, product}, new NDArray[] {sum}, null, Casting.SAME_KIND);
+                        if (first) {
+                            sum[0] = Scratch.outside(() -> NDArray.emptyBlock(right.dtype(), Order.C, left.shape(0), right.shape(1)));
+                            // A sum starts from 0, as the tree's (-0.0 comes out +0.0); a group of one is its product.
+                            if (rights.size() > 1) {
+                                sum[0].fill(0.0);
+                            }
                         }
-                    } else {
-                        Ufuncs.ADD.apply(new Object[] {sum, product}, new NDArray[] {sum}, null, Casting.SAME_KIND);
-                    }
+                        Matmul.matmulInto(left, right, sum[0], rights.size() > 1);
+                        return null;
+                    });
                     scratch.reset();
                 }
-                return sum;
+                return sum[0];
             } finally {
                 scratch.giveBack();
             }

@@ -1,5 +1,7 @@
 package org.tessera.ndarray.blas;
 
+import org.tessera.ndarray.dtype.DType;
+
 /**
  * A matrix-multiply provider. {@code multiply} computes {@code out = a × b}: {@code a} is
  * (rows, depth), {@code b} is (depth, columns), {@code out} is (rows, columns), all three of one
@@ -10,9 +12,23 @@ package org.tessera.ndarray.blas;
 public sealed interface Gemm permits JavaGemm, OpenBlasGemm {
     void multiply(Matrix a, Matrix b, Matrix out);
 
+    /**
+     * {@code out += a × b} for float32 and float64 (BLAS's {@code beta = 1}): each product is added
+     * into {@code out} as the provider forms it, without a rounded product of its own, as one
+     * product over the joined depth adds its panels. Other dtypes are refused.
+     */
+    void multiplyAdd(Matrix a, Matrix b, Matrix out);
+
     /** A short name for logs and benchmark output: {@code "openblas"} or {@code "java"}. */
     String name();
 
+
+    /** Fails unless {@code out} is of a dtype {@link #multiplyAdd} adds into. */
+    static void checkAddable(Matrix out) {
+        if (out.dtype() != DType.FLOAT64 && out.dtype() != DType.FLOAT32) {
+            throw new IllegalArgumentException("gemm: products are added into float32 or float64 matrices, not " + out.describe());
+        }
+    }
 
     /** Fails unless the three shapes and dtypes form a valid product. */
     static void checkOperands(Matrix a, Matrix b, Matrix out) {

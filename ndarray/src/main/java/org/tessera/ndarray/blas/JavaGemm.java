@@ -51,6 +51,24 @@ public final class JavaGemm implements Gemm {
         }
     }
 
+    @Override
+    public void multiplyAdd(Matrix a, Matrix b, Matrix out) {
+        Gemm.checkOperands(a, b, out);
+        Gemm.checkAddable(out);
+        if (out.rowCount() == 0 || out.columnCount() == 0) {
+            return;
+        }
+        double[][] c = new double[(int) out.rowCount()][(int) out.columnCount()];
+        for (int row = 0; row < c.length; row++) {
+            long offset = out.byteOffsetOf(row, 0);
+            for (int column = 0; column < c[row].length; column++, offset += out.columnByteStride()) {
+                c[row][column] = Elements.loadReal(out.dtype(), out.segment(), offset);
+            }
+        }
+        BlockedProduct.multiplyAdd(a, b, 1.0, c);
+        store(c, out);
+    }
+
     private static double[][] product(Matrix a, Matrix b) {
         double[][] c = new double[(int) a.rowCount()][(int) b.columnCount()];
         BlockedProduct.multiplyAdd(a, b, 1.0, c);

@@ -51,17 +51,34 @@ public final class OpenBlasGemm implements Gemm {
     @Override
     public void multiply(Matrix a, Matrix b, Matrix out) {
         Gemm.checkOperands(a, b, out);
+        product(a, b, out, false);
+    }
+
+    @Override
+    public void multiplyAdd(Matrix a, Matrix b, Matrix out) {
+        Gemm.checkOperands(a, b, out);
+        Gemm.checkAddable(out);
+        product(a, b, out, true);
+    }
+
+    /** {@code out = a × b}, or where {@code add} {@code out += a × b} (BLAS's beta of 1). */
+    private void product(Matrix a, Matrix b, Matrix out, boolean add) {
         OpenBlasLibrary.Binding binding = library.binding(out.dtype());
         long rowCount = out.rowCount(), columnCount = out.columnCount(), depth = a.columnCount();
         if (binding == null || rowCount == 0 || columnCount == 0 || depth == 0
                 || rowCount * columnCount * depth <= JavaGemm.SMALL_PRODUCT_WORK
                 || Math.max(Math.max(rowCount, columnCount), depth) > Integer.MAX_VALUE) {
-            JavaGemm.INSTANCE.multiply(a, b, out);
+            if (add) {
+                JavaGemm.INSTANCE.multiplyAdd(a, b, out);
+            } else {
+                JavaGemm.INSTANCE.multiply(a, b, out);
+            }
             return;
         }
         boolean critical = rowCount * columnCount * depth <= CRITICAL_WORK_LIMIT;
         // b.T @ b (as in A.T @ A) is symmetric: syrk computes one triangle, half the work, as NumPy's matmul does.
-        OpenBlasLibrary.Binding symmetric = isTransposeOf(a, b) ? library.symmetricBinding(out.dtype()) : null;
+        // syrk adds into the upper triangle alone and copies it onto the lower one: an output it adds into must be symmetric already.
+        OpenBlasLibrary.Binding symmetric = isTransposeOf(a, b) && (!add || isSymmetric(out)) ? library.symmetricBinding(out.dtype()) : null;
         Scratch scratch = Scratch.borrow();
         try (Arena arena = Arena.ofConfined()) {
             BlasOperand right = operand(b, arena, critical, scratch, 1);
@@ -76,14 +93,17 @@ public final class OpenBlasGemm implements Gemm {
                     : viaScratch ? new Matrix(out.dtype(), scratch.segment(2, resultBytes), 0, rowCount, columnCount,
                             columnCount * out.dtype().byteSize(), out.dtype().byteSize())
                     : contiguous(out, arena);
+            if (viaScratch && add) {
+                copy(out.segment(), out.byteOffset(), target.segment(), 0, resultBytes);
+            }
             BlasOperand result = describe(target);
             if (symmetric != null) {
                 MethodHandle handle = critical ? symmetric.critical() : symmetric.plain();
-                invokeSymmetric(handle, out.dtype(), (int) columnCount, (int) depth, right, result);
+                invokeSymmetric(handle, out.dtype(), (int) columnCount, (int) depth, right, result, add);
                 mirrorUpperTriangle(target);
             } else {
                 MethodHandle handle = critical ? binding.critical() : binding.plain();
-                invoke(handle, out.dtype(), arena, (int) rowCount, (int) columnCount, (int) depth, left, right, result);
+                invoke(handle, out.dtype(), arena, (int) rowCount, (int) columnCount, (int) depth, left, right, result, add);
             }
             if (viaScratch) {
                 copy(target.segment(), 0, out.segment(), out.byteOffset(), resultBytes);
@@ -96,15 +116,16 @@ public final class OpenBlasGemm implements Gemm {
     }
 
     private static void invoke(MethodHandle handle, DType dtype, Arena arena, int rowCount, int columnCount, int depth,
-                               BlasOperand left, BlasOperand right, BlasOperand result) {
+                               BlasOperand left, BlasOperand right, BlasOperand result, boolean add) {
+        double realBeta = add ? 1.0 : 0.0;
         try {
             switch (dtype) {
                 case FLOAT32 -> handle.invokeExact(ROW_MAJOR, left.transpose(), right.transpose(), rowCount, columnCount,
                         depth, 1.0f, left.pointer(), left.leadingDimension(), right.pointer(), right.leadingDimension(),
-                        0.0f, result.pointer(), result.leadingDimension());
+                        (float) realBeta, result.pointer(), result.leadingDimension());
                 case FLOAT64 -> handle.invokeExact(ROW_MAJOR, left.transpose(), right.transpose(), rowCount, columnCount,
                         depth, 1.0, left.pointer(), left.leadingDimension(), right.pointer(), right.leadingDimension(),
-                        0.0, result.pointer(), result.leadingDimension());
+                        realBeta, result.pointer(), result.leadingDimension());
                 default -> {
                     // Complex gemm takes alpha and beta by pointer: alpha = 1 + 0i, beta = 0.
                     MemorySegment alpha = arena.allocate(dtype.byteSize());
@@ -127,20 +148,22 @@ public final class OpenBlasGemm implements Gemm {
     }
 
     /**
-     * {@code C = b.T @ b} through syrk, {@code b} being {@code right}: its upper triangle only. A
-     * row-major b (depth x n) is syrk's {@code A} with {@code Trans} (A.T A); a column-major b is the
-     * transpose of a row-major n x depth matrix M, and b.T @ b = M M.T is {@code NoTrans}.
+     * {@code C = b.T @ b} (or {@code C += b.T @ b} where {@code add}) through syrk, {@code b} being
+     * {@code right}: its upper triangle only. A row-major b (depth x n) is syrk's {@code A} with
+     * {@code Trans} (A.T A); a column-major b is the transpose of a row-major n x depth matrix M, and
+     * b.T @ b = M M.T is {@code NoTrans}.
      */
     private static void invokeSymmetric(MethodHandle handle, DType dtype, int size, int depth, BlasOperand right,
-                                        BlasOperand result) {
+                                        BlasOperand result, boolean add) {
         int transpose = right.transpose() == NO_TRANSPOSE ? TRANSPOSE : NO_TRANSPOSE;
+        double beta = add ? 1.0 : 0.0;
         try {
             if (dtype == DType.FLOAT32) {
                 handle.invokeExact(ROW_MAJOR, UPPER, transpose, size, depth, 1.0f, right.pointer(), right.leadingDimension(),
-                        0.0f, result.pointer(), result.leadingDimension());
+                        (float) beta, result.pointer(), result.leadingDimension());
             } else {
                 handle.invokeExact(ROW_MAJOR, UPPER, transpose, size, depth, 1.0, right.pointer(), right.leadingDimension(),
-                        0.0, result.pointer(), result.leadingDimension());
+                        beta, result.pointer(), result.leadingDimension());
             }
         } catch (RuntimeException | Error failure) {
             throw failure;
@@ -177,11 +200,42 @@ public final class OpenBlasGemm implements Gemm {
 
     /** Copies the upper triangle that syrk wrote onto the lower one of a row-major square matrix. */
     private static void mirrorUpperTriangle(Matrix square) {
-        long size = square.rowCount();
         MemorySegment segment = square.segment();
+        // Bits, not values, of float64's 8 or float32's 4 bytes.
+        if (square.dtype().byteSize() == Long.BYTES) {
+            forMirroredPairs(square, (lower, upper) -> {
+                segment.set(ValueLayout.JAVA_LONG_UNALIGNED, lower, segment.get(ValueLayout.JAVA_LONG_UNALIGNED, upper));
+                return true;
+            });
+        } else {
+            forMirroredPairs(square, (lower, upper) -> {
+                segment.set(ValueLayout.JAVA_INT_UNALIGNED, lower, segment.get(ValueLayout.JAVA_INT_UNALIGNED, upper));
+                return true;
+            });
+        }
+    }
+
+    /** Whether a square float matrix equals its transpose bit for bit. */
+    static boolean isSymmetric(Matrix square) {
+        if (square.rowCount() != square.columnCount()) {
+            return false;
+        }
+        MemorySegment segment = square.segment();
+        return square.dtype().byteSize() == Long.BYTES
+                ? forMirroredPairs(square, (lower, upper) -> segment.get(ValueLayout.JAVA_LONG_UNALIGNED, lower) == segment.get(ValueLayout.JAVA_LONG_UNALIGNED, upper))
+                : forMirroredPairs(square, (lower, upper) -> segment.get(ValueLayout.JAVA_INT_UNALIGNED, lower) == segment.get(ValueLayout.JAVA_INT_UNALIGNED, upper));
+    }
+
+    /** What is done to an element below the diagonal and its mirror above it, given their byte offsets; false stops the walk. */
+    private interface MirroredPair {
+        boolean visit(long lower, long upper);
+    }
+
+    /** Visits each element below the diagonal with its mirror, in square tiles; false where a visit stopped the walk. */
+    private static boolean forMirroredPairs(Matrix square, MirroredPair pair) {
+        long size = square.rowCount();
         long rowStride = square.rowByteStride(), columnStride = square.columnByteStride();
         long origin = square.byteOffsetOf(0, 0);
-        boolean words = square.dtype().byteSize() == Long.BYTES;
         for (long tileRow = 0; tileRow < size; tileRow += MIRROR_TILE) {
             long rowEnd = Math.min(tileRow + MIRROR_TILE, size);
             for (long tileColumn = 0; tileColumn <= tileRow; tileColumn += MIRROR_TILE) {
@@ -189,20 +243,17 @@ public final class OpenBlasGemm implements Gemm {
                     long columnEnd = Math.min(tileColumn + MIRROR_TILE, row);
                     long lower = origin + row * rowStride + tileColumn * columnStride;
                     long upper = origin + tileColumn * rowStride + row * columnStride;
-                    // Bits, not values: one copy serves float32 (4 bytes) and float64 (8 bytes).
-                    if (words) {
-                        for (long column = tileColumn; column < columnEnd; column++, lower += columnStride, upper += rowStride) {
-                            segment.set(ValueLayout.JAVA_LONG_UNALIGNED, lower, segment.get(ValueLayout.JAVA_LONG_UNALIGNED, upper));
-                        }
-                    } else {
-                        for (long column = tileColumn; column < columnEnd; column++, lower += columnStride, upper += rowStride) {
-                            segment.set(ValueLayout.JAVA_INT_UNALIGNED, lower, segment.get(ValueLayout.JAVA_INT_UNALIGNED, upper));
+                    for (long column = tileColumn; column < columnEnd; column++, lower += columnStride, upper += rowStride) {
+                        if (!pair.visit(lower, upper)) {
+                            return false;
                         }
                     }
                 }
             }
         }
+        return true;
     }
+
 
     /**
      * The operand as BLAS can read it. Native memory is read in place, and so is heap memory in a

@@ -67,6 +67,35 @@ public final class Matmul {
         return result;
     }
 
+    /**
+     * {@code out = a @ b}, or where {@code add} {@code out += a @ b}, for matrices of {@code out}'s
+     * dtype (float32 or float64 to add) in one gemm call into memory the caller holds: a sum of
+     * products made without an array for each product, each added as BLAS forms it (as one product
+     * over the joined depth adds its panels), not rounded to a product of its own first.
+     */
+    public static void matmulInto(NDArray a, NDArray b, NDArray out, boolean add) {
+        matmulInto(a, b, out, add, Blas.selected());
+    }
+
+    /** {@link #matmulInto(NDArray, NDArray, NDArray, boolean)} with a given provider. */
+    public static void matmulInto(NDArray a, NDArray b, NDArray out, boolean add, Gemm gemm) {
+        if (a.ndim() != 2 || b.ndim() != 2 || out.ndim() != 2 || a.shape(1) != b.shape(0) || out.shape(0) != a.shape(0)
+                || out.shape(1) != b.shape(1) || a.dtype() != out.dtype() || b.dtype() != out.dtype()) {
+            throw new ShapeMismatchException("matmul into: cannot multiply " + a.dtype() + " " + Shapes.format(a.shape()) + " by " + b.dtype()
+                    + " " + Shapes.format(b.shape()) + " into " + out.dtype() + " " + Shapes.format(out.shape()));
+        }
+        if (!out.isWriteable() || out.mayShareMemory(a) || out.mayShareMemory(b)) {
+            throw new IllegalArgumentException("matmul into: the output " + Shapes.format(out.shape())
+                    + (out.isWriteable() ? " shares memory with an operand" : " is read-only"));
+        }
+        Matrix left = matrix(a, a.byteOffset()), right = matrix(b, b.byteOffset()), result = matrix(out, out.byteOffset());
+        if (add) {
+            gemm.multiplyAdd(left, right, result);
+        } else {
+            gemm.multiply(left, right, result);
+        }
+    }
+
     /** Runs one gemm per batch index; the three arrays have the same batch shape. */
     static void multiplyBatches(NDArray left, NDArray right, NDArray result, Gemm gemm) {
         long[] batch = Arrays.copyOf(result.shape(), result.ndim() - 2);

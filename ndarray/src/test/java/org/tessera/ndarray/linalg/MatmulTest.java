@@ -2,6 +2,7 @@ package org.tessera.ndarray.linalg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tessera.ndarray.linalg.ArrayAssertions.assertClose;
 import static org.tessera.ndarray.linalg.RandomArrays.random;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.blas.Blas;
 import org.tessera.ndarray.blas.Gemm;
 import org.tessera.ndarray.dtype.DType;
@@ -115,14 +117,59 @@ class MatmulTest {
                 for (NDArray x : List.of(heap, offHeap, heap.transpose(), heap.slice(0, 0, 2, shape[0] / 2))) {
                     NDArray gram = Matmul.matmul(x.transpose(), x, gemm);
                     assertClose(NaiveProduct.multiply(x.transpose(), x, dtype), gram);
-                    long size = gram.shape()[0];
-                    for (long row = 0; row < size; row++) {
-                        for (long column = 0; column < row; column++) {
-                            assertEquals(gram.getDouble(column, row), gram.getDouble(row, column), "A.T @ A is exactly symmetric");
-                        }
-                    }
+                    assertExactlySymmetric(gram, "A.T @ A");
                     assertClose(NaiveProduct.multiply(x, x.transpose(), dtype), Matmul.matmul(x, x.transpose(), gemm));
                 }
+            }
+        }
+    }
+
+    private static void assertExactlySymmetric(NDArray square, String what) {
+        long size = square.shape()[0];
+        for (long row = 0; row < size; row++) {
+            for (long column = 0; column < row; column++) {
+                assertEquals(square.getDouble(column, row), square.getDouble(row, column), what + " is exactly symmetric at (" + row + ", " + column + ")");
+            }
+        }
+    }
+
+    /** out += a @ b in place, out on the heap or not; a matrix by its own transpose too, into a symmetric output or any other. */
+    @ParameterizedTest
+    @MethodSource("providers")
+    void addsProductsIntoAnOutput(String providerName) {
+        Gemm gemm = provider(providerName);
+        Random random = new Random(13);
+        for (DType dtype : List.of(DType.FLOAT64, DType.FLOAT32)) {
+            for (long[] dims : new long[][] {{7, 5, 9}, {130, 65, 120}, {300, 200, 250}}) {
+                NDArray a = random(random, dtype, dims[0], dims[1]);
+                NDArray b = random(random, dtype, dims[1], dims[2]);
+                NDArray start = random(random, dtype, dims[0], dims[2]);
+                NDArray product = NaiveProduct.multiply(a, b, dtype);
+                NDArray offHeap = NDArray.zerosNative(dtype, dims[0], dims[2]);
+                offHeap.assign(start);
+                for (NDArray out : List.of(start.copy(), offHeap)) {
+                    Matmul.matmulInto(a, b, out, true, gemm);
+                    assertClose(NDArrays.add(start, product), out);
+                }
+                NDArray replaced = start.copy();
+                Matmul.matmulInto(a, b, replaced, false, gemm);
+                assertClose(product, replaced);
+            }
+            for (long[] shape : new long[][] {{7, 5}, {130, 65}, {300, 200}}) {
+                NDArray x = random(random, dtype, shape);
+                NDArray gram = NaiveProduct.multiply(x.transpose(), x, dtype);
+                long size = shape[1];
+                NDArray uneven = random(random, dtype, size, size);
+                // Symmetric bit for bit: each element is the same two values added.
+                NDArray symmetric = NDArrays.add(uneven, uneven.transpose());
+                for (NDArray start : List.of(symmetric, uneven)) {
+                    NDArray out = start.copy();
+                    Matmul.matmulInto(x.transpose(), x, out, true, gemm);
+                    assertClose(NDArrays.add(start, gram), out);
+                }
+                NDArray out = symmetric.copy();
+                Matmul.matmulInto(x.transpose(), x, out, true, gemm);
+                assertExactlySymmetric(out, "a symmetric sum with A.T @ A added");
             }
         }
     }
@@ -211,6 +258,20 @@ class MatmulTest {
             ShapeMismatchException thrown = assertThrows(ShapeMismatchException.class,
                     () -> Matmul.matmul(NDArray.zeros(DType.FLOAT64, 2, 2, 3), NDArray.zeros(DType.FLOAT64, 3, 3, 5)));
             assertEquals("matmul: (2,2,3) and (3,3,5): batch dimensions (2,) and (3,) do not broadcast", thrown.getMessage());
+        }
+
+        @Test
+        void nameWhatCannotBeMultipliedIntoAnOutput() {
+            NDArray a = NDArray.zeros(DType.FLOAT64, 2, 3);
+            ShapeMismatchException shapes = assertThrows(ShapeMismatchException.class,
+                    () -> Matmul.matmulInto(a, NDArray.zeros(DType.FLOAT64, 3, 4), NDArray.zeros(DType.FLOAT64, 2, 5), true));
+            assertEquals("matmul into: cannot multiply float64 (2,3) by float64 (3,4) into float64 (2,5)", shapes.getMessage());
+            IllegalArgumentException integers = assertThrows(IllegalArgumentException.class, () -> Matmul.matmulInto(NDArray.zeros(DType.INT64, 2, 3),
+                    NDArray.zeros(DType.INT64, 3, 4), NDArray.zeros(DType.INT64, 2, 4), true));
+            assertTrue(integers.getMessage().contains("float32 or float64") && integers.getMessage().contains("int64"), integers.getMessage());
+            NDArray square = NDArray.zeros(DType.FLOAT64, 3, 3);
+            IllegalArgumentException overlap = assertThrows(IllegalArgumentException.class, () -> Matmul.matmulInto(square, square.transpose(), square, true));
+            assertEquals("matmul into: the output (3,3) shares memory with an operand", overlap.getMessage());
         }
 
         @Test
