@@ -38,12 +38,37 @@ class NDArrayRecyclerTest {
 
     /** A task making a pooled block filled with {@code value}; its inputs only order it. */
     private static TaskFunction block(String name, double value) {
-        return TaskFunction.named(name, arguments -> {
-            NDArray block = NDArray.emptyBlock(DType.FLOAT64, Order.C, SIDE, SIDE);
-            block.fill(value);
-            MEMORY_OF.put(name, block.segment().heapBase().orElseThrow());
-            return block;
-        });
+        return TaskFunction.named(name, arguments -> pooledBlock(name, value));
+    }
+
+    /** A task making a reduction's partial (an array of components) whose one component is a pooled block. */
+    private static TaskFunction partial(String name, double value) {
+        return TaskFunction.named(name, arguments -> new NDArray[] {pooledBlock(name, value)});
+    }
+
+    private static NDArray pooledBlock(String name, double value) {
+        NDArray block = NDArray.emptyBlock(DType.FLOAT64, Order.C, SIDE, SIDE);
+        block.fill(value);
+        MEMORY_OF.put(name, block.segment().heapBase().orElseThrow());
+        return block;
+    }
+
+    /**
+     * {@code made} (a task named {@code name} filling its block with ones) is read by {@code reader}
+     * into s, then dropped; b, a block made after s, must reuse its memory.
+     */
+    private static void assertTheNextBlockReuses(String name, TaskFunction made, TaskFunction reader, String message) {
+        String next = "after-" + name;
+        TaskGraph graph = TaskGraph.builder()
+                .put(name, call(made))
+                .put("s", call(reader, ref(name)))
+                .put("b", call(block(next, 2.0), ref("s")))
+                .put("t", call(SUM, ref("b")))
+                .build();
+        Map<Key, Object> values = ThreadedScheduler.builder().workers(1).build().compute(graph, List.of(Key.of("s"), Key.of("t")));
+        assertEquals((double) SIDE * SIDE, values.get(Key.of("s")));
+        assertEquals(2.0 * SIDE * SIDE, values.get(Key.of("t")));
+        assertSame(MEMORY_OF.get(name), MEMORY_OF.get(next), message);
     }
 
     private static final TaskFunction TOP_HALF = TaskFunction.unary("top-half", (NDArray block) -> block.slice(0, 0, 1, SIDE / 2));
@@ -73,16 +98,7 @@ class NDArrayRecyclerTest {
     /** a is dropped once its sum is taken, and nothing holds a view of it: b, made after, reuses its memory. */
     @Test
     void aBlockNothingSharesIsTheNextTakersMemory() {
-        TaskGraph graph = TaskGraph.builder()
-                .put("a", call(block("a", 1.0)))
-                .put("s", call(SUM, ref("a")))
-                .put("b", call(block("b", 2.0), ref("s")))
-                .put("t", call(SUM, ref("b")))
-                .build();
-        Map<Key, Object> values = ThreadedScheduler.builder().workers(1).build().compute(graph, List.of(Key.of("s"), Key.of("t")));
-        assertEquals((double) SIDE * SIDE, values.get(Key.of("s")));
-        assertEquals(2.0 * SIDE * SIDE, values.get(Key.of("t")));
-        assertSame(MEMORY_OF.get("a"), MEMORY_OF.get("b"), "b's block is a's, given back when s was done");
+        assertTheNextBlockReuses("a", block("a", 1.0), SUM, "b's block is a's, given back when s was done");
     }
 
     /** An output is never given back, even when no task reads it. */
@@ -140,22 +156,7 @@ class NDArrayRecyclerTest {
     /** A reduction's partial over a block (the array of its components) is dropped once read: the next block reuses the memory. */
     @Test
     void aPartialNothingSharesGivesItsBlockToTheNextTaker() {
-        TaskFunction partial = TaskFunction.named("partial", arguments -> {
-            NDArray block = NDArray.emptyBlock(DType.FLOAT64, Order.C, SIDE, SIDE);
-            block.fill(1.0);
-            MEMORY_OF.put("partial", block.segment().heapBase().orElseThrow());
-            return new NDArray[] {block};
-        });
         TaskFunction sumOfPartial = TaskFunction.unary("sum-of-partial", (NDArray[] components) -> NDArrays.sum(components[0]).getDouble());
-        TaskGraph graph = TaskGraph.builder()
-                .put("p", call(partial))
-                .put("s", call(sumOfPartial, ref("p")))
-                .put("b", call(block("after-partial", 2.0), ref("s")))
-                .put("t", call(SUM, ref("b")))
-                .build();
-        Map<Key, Object> values = ThreadedScheduler.builder().workers(1).build().compute(graph, List.of(Key.of("s"), Key.of("t")));
-        assertEquals((double) SIDE * SIDE, values.get(Key.of("s")));
-        assertEquals(2.0 * SIDE * SIDE, values.get(Key.of("t")));
-        assertSame(MEMORY_OF.get("partial"), MEMORY_OF.get("after-partial"), "the partial's block went back when s was done");
+        assertTheNextBlockReuses("partial", partial("partial", 1.0), sumOfPartial, "the partial's block went back when s was done");
     }
 }
