@@ -11,6 +11,7 @@ import org.tessera.ndarray.error.ShapeMismatchException;
 import org.tessera.ndarray.iteration.Operand;
 import org.tessera.ndarray.iteration.StridedIteration;
 import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.parallel.Cores;
 
 /**
  * The methods of binary ufuncs: reduce, accumulate, reduceat and outer, with NumPy's dtype rule
@@ -224,11 +225,68 @@ public final class Reductions {
             throw new IllegalArgumentException("zero-size array to reduction operation " + ufunc.name()
                     + " which has no identity (input shape " + Shapes.format(x.shape()) + ")");
         }
+        if (position < reducedCount && result.size() > 0 && foldsSlicesInPlace(loop, result, slices, reducedShape.length)) {
+            foldSlices(loop.contiguous(), result, slices, reducedShape, position);
+            return result;
+        }
         NDArray[] outputs = {result};
         for (; position < reducedCount; position++) {
             Elementwise.run(loop, new NDArray[] {result, slice(slices, reducedShape, position)}, outputs, null, kept);
         }
         return result;
+    }
+
+    /**
+     * Whether each slice can be folded into the result by the loop's contiguous kernel called on
+     * memory, the general elementwise call per slice bypassed: the loop takes the slices' and the
+     * result's dtypes as they are, the result and every slice are C-contiguous, and the slices are
+     * too short for the elementwise call to share one among the cores. The per-slice call made a
+     * strip of a deferred chain (32 slices of 2000 in W1) spend as long setting up as adding, and
+     * ran in the JIT's first tiers for the first half-second of a run.
+     */
+    private static boolean foldsSlicesInPlace(Loop loop, NDArray result, NDArray slices, int reducedAxes) {
+        if (loop.contiguous() == null || loop.outputs().size() != 1 || loop.inputs().size() != 2) {
+            return false;
+        }
+        DType dtype = result.dtype();
+        if (loop.inputs().get(0) != dtype || loop.inputs().get(1) != slices.dtype() || loop.outputs().getFirst() != dtype
+                || !result.isCContiguous() || Cores.splits(result.size())) {
+            return false;
+        }
+        long stride = slices.dtype().byteSize();
+        for (int axis = slices.ndim() - 1; axis >= reducedAxes; axis--) {
+            if (slices.shape(axis) != 1 && slices.byteStride(axis) != stride) {
+                return false;
+            }
+            stride *= slices.shape(axis);
+        }
+        return true;
+    }
+
+    /** Folds the slices from C-order {@code position} of the leading reduced axes into {@code result}, one kernel call each. */
+    private static void foldSlices(ContiguousKernel kernel, NDArray result, NDArray slices, long[] reducedShape, long position) {
+        MemorySegment[] segments = {result.segment(), slices.segment(), result.segment()};
+        long[] offsets = new long[3];
+        long[] index = new long[reducedShape.length];
+        long remaining = position;
+        for (int axis = reducedShape.length - 1; axis >= 0; axis--) {
+            index[axis] = remaining % reducedShape[axis];
+            remaining /= reducedShape[axis];
+        }
+        long count = result.size();
+        for (long slice = position, end = Shapes.size(reducedShape); slice < end; slice++) {
+            long offset = slices.byteOffset();
+            for (int axis = 0; axis < index.length; axis++) {
+                offset += index[axis] * slices.byteStride(axis);
+            }
+            offsets[0] = result.byteOffset();
+            offsets[1] = offset;
+            offsets[2] = result.byteOffset();
+            kernel.run(segments, offsets, count);
+            for (int axis = index.length - 1; axis >= 0 && ++index[axis] == reducedShape[axis]; axis--) {
+                index[axis] = 0;
+            }
+        }
     }
 
     /** The kept-shaped slice at C-order {@code position} of the leading reduced axes. */

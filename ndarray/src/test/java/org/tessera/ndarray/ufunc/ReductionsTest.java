@@ -279,4 +279,43 @@ class ReductionsTest {
             }
         }
     }
+
+    /**
+     * A fold over the leading axes of a C-ordered array adds one kept-shaped slice after the other
+     * into the result, as NumPy's reduction loop does: bit for bit the running sum slice by slice,
+     * the maximum with NaN kept, for several reduced axes, for int32 summed into int64 (the slices
+     * then go through the elementwise call, with their cast), for slices stored out of order, and
+     * for slices that step backwards.
+     */
+    @Test
+    void aFoldOverLeadingAxesAddsSliceAfterSliceInOrder() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        NDArray x = NDArray.zeros(DType.FLOAT64, 3, 5, 130);
+        for (long i = 0; i < x.size(); i++) {
+            x.setDouble(i % 97 == 0 ? Double.NaN : (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(-8, 9)), i / 650, i / 130 % 5, i % 130);
+        }
+        NDArray reversed = NDArrays.get(x, org.tessera.ndarray.index.Index.all(), org.tessera.ndarray.index.Index.all(),
+                org.tessera.ndarray.index.Index.range(null, null, -1L));
+        for (NDArray input : new NDArray[] {x, x.transpose(1, 0, 2).copy().transpose(1, 0, 2), reversed}) {
+            NDArray sum = Statistics.sum(input, Options.axes(0, 1));
+            NDArray max = Statistics.max(input, Options.axes(0, 1));
+            for (long column = 0; column < 130; column++) {
+                double running = 0;
+                double largest = Double.NEGATIVE_INFINITY;
+                for (long slice = 0; slice < 15; slice++) {
+                    double element = input.getDouble(slice / 5, slice % 5, column);
+                    running = slice == 0 ? element : running + element;
+                    largest = Double.isNaN(largest) || Double.isNaN(element) ? Double.NaN : Math.max(largest, element);
+                }
+                assertEquals(Double.doubleToRawLongBits(running), Double.doubleToRawLongBits(sum.getDouble(column)), "sum of column " + column);
+                assertEquals(Double.doubleToRawLongBits(largest), Double.doubleToRawLongBits(max.getDouble(column)), "max of column " + column);
+            }
+        }
+        NDArray integers = NDArrays.arange(3 * 200).reshape(3, 200).astype(DType.INT32);
+        NDArray sums = Statistics.sum(integers, Options.axes(0));
+        assertEquals(DType.INT64, sums.dtype());
+        for (long column = 0; column < 200; column++) {
+            assertEquals(3 * column + 600, sums.getLong(column), "int32 column " + column);
+        }
+    }
 }
