@@ -33,6 +33,14 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Elements per point from which a gather along one axis copies each point's slab (or run of
+     * slabs) straight to its place in the output, rather than picking every input's points into an
+     * array of their own and copying that into place; smaller slabs go through the general gather,
+     * whose loop costs less than a call per slab.
+     */
+    private static final long SLAB_COPY_MIN_ELEMENTS = 256;
+
     @Override
     public Object apply(List<Object> arguments) {
         List<?> blocks = (List<?>) arguments.getFirst();
@@ -44,7 +52,13 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
         }
         long pointCount = Arrays.stream(pointShape).reduce(1, Math::multiplyExact);
         NDArray flat;
-        if (blocks.size() == 1 && isRange(positions[0], 0) && positions[0].length == pointCount) {
+        if (axes.length == 1 && Arrays.stream(restShape).reduce(1, Math::multiplyExact) >= SLAB_COPY_MIN_ELEMENTS) {
+            // Every point is one of the inputs' slabs.
+            flat = NDArray.empty(first.dtype(), concat(new long[] {pointCount}, restShape));
+            for (int input = 0; input < blocks.size(); input++) {
+                copySlabs(Blocks.dense(blocks.get(input), "gather block").transpose(order), coordinates[input][0], flat, positions[input]);
+            }
+        } else if (blocks.size() == 1 && isRange(positions[0], 0) && positions[0].length == pointCount) {
             flat = pick(first, order, coordinates[0]);
         } else {
             flat = NDArray.zeros(first.dtype(), concat(new long[] {pointCount}, restShape));
@@ -100,7 +114,7 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
         long[] shape = block.shape();
         int points = blockCoordinates[0].length;
         if (axes.length == 1 && points > 0) {
-            long[] distinct = Arrays.stream(blockCoordinates[0]).distinct().sorted().toArray();
+            long[] distinct = distinctSorted(blockCoordinates[0]);
             long span = distinct[distinct.length - 1] - distinct[0] + 1;
             if (2 * distinct.length < span) {
                 within[0] = Arrays.stream(blockCoordinates[0]).map(coordinate -> Arrays.binarySearch(distinct, coordinate)).toArray();
@@ -115,6 +129,23 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
             within[indexed] = Arrays.stream(blockCoordinates[indexed]).map(coordinate -> coordinate - lowest).toArray();
         }
         return block.part(start, shape);
+    }
+
+    /**
+     * Copies the slabs of {@code source} at {@code points} along its first axis to the slabs of
+     * {@code target} at {@code targets}, a run of consecutive points to consecutive places in one
+     * call: picks of a stored block's rows or of a random block's scattered rows arrive as exactly
+     * the points asked, in order, and go over whole.
+     */
+    private static void copySlabs(NDArray source, long[] points, NDArray target, long[] targets) {
+        for (int from = 0; from < points.length;) {
+            int to = from + 1;
+            while (to < points.length && points[to] == points[to - 1] + 1 && targets[to] == targets[to - 1] + 1) {
+                to++;
+            }
+            target.slice(0, targets[from], 1, to - from).assign(source.slice(0, points[from], 1, to - from));
+            from = to;
+        }
     }
 
     /** The picked points of one block: shape (points, other axes...). */
@@ -156,6 +187,19 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
             order[next++] = pointRank + rest;
         }
         return order;
+    }
+
+    /** The distinct values, increasing. */
+    private static long[] distinctSorted(long[] values) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int distinct = 0;
+        for (int position = 0; position < sorted.length; position++) {
+            if (position == 0 || sorted[position] != sorted[distinct - 1]) {
+                sorted[distinct++] = sorted[position];
+            }
+        }
+        return Arrays.copyOf(sorted, distinct);
     }
 
     private static boolean isRange(long[] values, long first) {
