@@ -17,16 +17,30 @@ import org.tessera.ndarray.join.Joining;
 public interface DeferredBlock extends Deferred {
 
     /**
-     * Elements of a strip, the part a reader pulls a deferred block through at a time: 512 KiB of
-     * float64, so a chain's few parts stay in this machine's 2 MiB L2 cache. Measured on
-     * (x + x.T).mean(0) over 2000 x 2000 blocks: 16 Ki elements 185 ms, 32 Ki 190, 64 Ki 125,
-     * 128 Ki 130 (per 25 blocks): smaller strips spend their time on their partials.
+     * Elements of a strip, the part a reader pulls a deferred block through at a time: 2 MiB of
+     * float64 (131 rows of a 2000-wide block). Each strip costs a round of calls through the chain's
+     * parts and a partial, which the JIT compiles while a program's first computation runs. On the
+     * AMD EPYC (Zen 3, 512 KiB L2, 32 MiB L3), against strips of 64 Ki elements: W1's first run
+     * 1.16 s instead of 1.30-1.46 s and its later runs 0.80-0.90 s instead of 0.89-0.94 s, W4 0.57
+     * instead of 0.69 s, R3 1.30 instead of 1.78 s, the rest within their spread. Earlier, on a
+     * machine with a 2 MiB L2, (x + x.T).mean(0) over 25 blocks of 2000 x 2000 took 185 ms in strips
+     * of 16 Ki elements, 190 in 32 Ki, 125 in 64 Ki, 130 in 128 Ki.
      */
-    long STRIP_ELEMENTS = 65_536;
+    long STRIP_ELEMENTS = 262_144;
 
     /** Rows of {@code rowElements} elements each in a strip: at least one. */
     static long stripRows(long rowElements) {
         return Math.max(1, STRIP_ELEMENTS / Math.max(1, rowElements));
+    }
+
+    /**
+     * Rows of each strip when {@code rows} rows are cut into as few strips as {@link #stripRows}
+     * allows, all of about one height: a last strip much shorter than the others lays its parts out
+     * differently in the strips' scratch memory, and then reaches into slabs the others left alone.
+     */
+    static long evenStripRows(long rowElements, long rows) {
+        long most = stripRows(rowElements);
+        return Math.ceilDiv(rows, Math.ceilDiv(Math.max(1, rows), most));
     }
 
     /** The shape of the whole block. */

@@ -493,16 +493,25 @@ public final class TreeReduction {
     }
 
     /**
+     * Elements of a block from which its chunk step runs in scratch memory: 512 KiB of float64, the
+     * size from which G1 places an array in humongous regions of its own (half a region of the 1 MiB
+     * regions of a heap of up to 2 GiB).
+     */
+    static final long SCOPED_MIN_ELEMENTS = 65_536;
+
+    /**
      * Whether the chunk steps over {@code x}'s blocks run their tasks in scratch memory: dense blocks
-     * of at least a strip. Below that a task's temporaries are small, and over 100,000 blocks of ten
-     * elements (W5) borrowing and returning a scratch per task cost 15 % of the run.
+     * of at least {@link #SCOPED_MIN_ELEMENTS}. Below that a task's temporaries are small, and over
+     * 100,000 blocks of ten elements (W5) borrowing and returning a scratch per task cost 15 % of the
+     * run. Blocks shorter than two strips, which a task makes whole, are scoped too: 400 x 400
+     * blocks made whole on the heap, three arrays a block, grew W1's heap by 130 MB.
      */
     private static boolean scoped(ChunkedArray x) {
         long largest = 1;
         for (long length : x.chunks().largestBlock()) {
             largest *= length;
         }
-        return x.meta() instanceof NDArray && largest >= DeferredBlock.STRIP_ELEMENTS;
+        return x.meta() instanceof NDArray && largest >= SCOPED_MIN_ELEMENTS;
     }
 
     /**
@@ -607,10 +616,10 @@ public final class TreeReduction {
             for (int axis = 1; axis < shape.length; axis++) {
                 rowElements *= shape[axis];
             }
-            long stripRows = DeferredBlock.stripRows(rowElements);
-            if (shape.length == 0 || stripRows * 2 > shape[0]) {
+            if (shape.length == 0 || DeferredBlock.stripRows(rowElements) * 2 > shape[0]) {
                 return apply(List.of(block.force(), arguments.get(1)));
             }
+            long stripRows = DeferredBlock.evenStripRows(rowElements, shape[0]);
             long[] blockStart = chunks.blockStart((int[]) arguments.get(1));
             boolean firstAxisReduced = axes.length > 0 && axes[0] == 0;
             List<NDArray[]> partials = new ArrayList<>();

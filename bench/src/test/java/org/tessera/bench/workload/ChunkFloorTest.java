@@ -12,6 +12,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.tessera.array.RegionSource;
+import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.layout.Order;
@@ -22,14 +23,15 @@ import org.tessera.ndarray.memory.BlockPool;
  * that cover each chunk's rows in order, one after the other.
  */
 class ChunkFloorTest {
-    /** A 700 x 500 source in the floor's square chunks of 300, which records what is read. */
+    private static final List<String> CHUNKS = List.of("0,0", "0,600", "1200,0", "1200,600", "600,0", "600,600");
+    /** A 1400 x 1000 source in the floor's square chunks of 600 (wider than a strip), which records what is read. */
     private static class RecordingSource implements RegionSource {
         final List<String> wholeReads = Collections.synchronizedList(new ArrayList<>());
         final List<String> slabs = Collections.synchronizedList(new ArrayList<>());
 
         @Override
         public long[] shape() {
-            return new long[] {700, 500};
+            return new long[] {1400, 1000};
         }
 
         @Override
@@ -60,28 +62,29 @@ class ChunkFloorTest {
     @Test
     void theWholeChunksFloorReadsEachChunkOnce() throws Exception {
         RecordingSource source = new RecordingSource();
-        assertTrue(ChunkFloor.seconds(source, 300, "a recording source") > 0);
-        assertEquals(List.of("0,0", "0,300", "300,0", "300,300", "600,0", "600,300"), source.wholeReads.stream().sorted().toList());
+        assertTrue(ChunkFloor.seconds(source, 600, "a recording source") > 0);
+        assertEquals(CHUNKS, source.wholeReads.stream().sorted().toList());
         assertTrue(source.slabs.isEmpty(), "no slabs: " + source.slabs);
     }
 
     @Test
     void theSlabFloorReadsEveryRowOfEachChunkOnceInStrips() throws Exception {
         RecordingSource source = new RecordingSource();
-        assertTrue(ChunkFloor.slabSeconds(source, 300, "a recording source") > 0);
+        assertTrue(ChunkFloor.slabSeconds(source, 600, "a recording source") > 0);
         assertTrue(source.wholeReads.isEmpty(), "no whole reads: " + source.wholeReads);
-        for (String chunk : List.of("0,0", "0,300", "300,0", "300,300", "600,0", "600,300")) {
-            long columns = chunk.endsWith(",0") ? 300 : 200;
-            long rows = chunk.startsWith("600") ? 100 : 300;
+        for (String chunk : CHUNKS) {
+            long columns = chunk.endsWith(",0") ? 600 : 400;
+            long rows = chunk.startsWith("1200") ? 200 : 600;
             long next = 0;
             for (String slab : source.slabs.stream().filter(read -> read.startsWith(chunk + ":")).toList()) {
                 String[] span = slab.substring(chunk.length() + 1).split("\\+");
                 assertEquals(next, Long.parseLong(span[0]), "chunk " + chunk + ": slabs in order, each after the last");
-                assertTrue(Long.parseLong(span[1]) * columns <= 65_536, "a slab of " + span[1] + " rows of " + columns + " is more than a strip");
+                assertTrue(Long.parseLong(span[1]) * columns <= DeferredBlock.STRIP_ELEMENTS, "a slab of " + span[1] + " rows of " + columns + " is more than a strip");
                 next += Long.parseLong(span[1]);
             }
             assertEquals(rows, next, "chunk " + chunk + " is read to its last row");
         }
+        assertTrue(source.slabs.stream().filter(read -> read.startsWith("0,0:")).count() > 1, "a chunk wider than a strip is read in several: " + source.slabs);
     }
 
     @Test

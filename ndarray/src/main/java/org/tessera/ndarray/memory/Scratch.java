@@ -239,7 +239,10 @@ public final class Scratch {
         }
         if (slab == slabs.size()) {
             // Heap slabs like the arrays they stand in for: kernels compiled for heap segments stay monomorphic.
-            long[] array = new long[(int) (Math.max(SLAB_BYTES, size) / Long.BYTES)];
+            // A whole number of SLAB_BYTES: arrays of a strip's size and of the last, shorter strip then take
+            // slabs of one size, which the next task reuses, rather than slabs of each size side by side.
+            long slabBytes = Math.ceilDiv(size, SLAB_BYTES) * SLAB_BYTES;
+            long[] array = new long[(int) ((slabBytes <= Memory.MAX_HEAP_BYTES ? slabBytes : size) / Long.BYTES)];
             SLAB_ARRAYS.add(array);
             slabs.add(MemorySegment.ofArray(array));
             if (slabs.size() > reached.length) {
