@@ -20,8 +20,8 @@ import org.tessera.ndarray.index.Indexing;
  * Rows far apart in a block not computed yet are made alone, each straight into its place among
  * them, and a run of them goes to the gather's output in one copy: the values are those of the same
  * gather of the computed array, for a random array (written in place) and for a maker of another
- * dtype that makes every region apart, with points repeated, out of order, in order, and along the
- * second axis, where the copies go slab by slab.
+ * dtype that makes every region apart, with points repeated, out of order, in order, in two
+ * dimensions, and along the second axis, where the copies go slab by slab.
  */
 class ScatteredSlabsTest {
     private static final long[] SHAPE = {400, 600};
@@ -57,6 +57,8 @@ class ScatteredSlabsTest {
                 NDArray rows = NDArrays.array(points);
                 assertSameValues(Indexing.get(values, Index.of(rows)), x.get(Index.of(rows)).compute(), x.dtype() + " x[idx]");
             }
+            NDArray square = NDArrays.array(SHUFFLED).reshape(3, 4);
+            assertSameValues(Indexing.get(values, Index.of(square)), x.get(Index.of(square)).compute(), x.dtype() + " x[idx] with idx of shape (3, 4)");
             NDArray columns = NDArrays.array(COLUMNS);
             assertSameValues(Indexing.get(values, Index.all(), Index.of(columns)), x.get(Index.all(), Index.of(columns)).compute(),
                     x.dtype() + " x[:, idx]");
