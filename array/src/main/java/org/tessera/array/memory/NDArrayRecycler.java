@@ -24,41 +24,42 @@ public final class NDArrayRecycler implements ResultRecycler {
 
     @Override
     public boolean recyclable(Object result) {
-        return !pooledBlocks(result).isEmpty();
+        // Asked of every result the scheduler drops: a look at its arrays, no set of their blocks.
+        for (NDArray array : arrays(result)) {
+            if (array != null && BlockPool.holds(array.segment())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
     public void recycle(Object dropped, Iterable<Object> held) {
         for (MemorySegment memory : pooledBlocks(dropped)) {
-            if (!heldMayShare(held, memory)) {
+            if (!anyMayShare(held, memory, 0)) {
                 BlockPool.giveBack(memory);
             }
         }
     }
 
-    /** The pool's blocks behind an array, or behind the components of a partial, each once. */
-    private static Collection<MemorySegment> pooledBlocks(Object result) {
-        NDArray[] arrays = switch (result) {
+    /** The arrays of a result: the array itself, or the components of a partial. */
+    private static NDArray[] arrays(Object result) {
+        return switch (result) {
             case NDArray array -> new NDArray[] {array};
             case NDArray[] components -> components;
             case null, default -> new NDArray[0];
         };
+    }
+
+    /** The pool's blocks behind an array, or behind the components of a partial, each once. */
+    private static Collection<MemorySegment> pooledBlocks(Object result) {
         Map<Object, MemorySegment> blocks = new IdentityHashMap<>();
-        for (NDArray array : arrays) {
+        for (NDArray array : arrays(result)) {
             if (array != null && BlockPool.holds(array.segment())) {
                 blocks.putIfAbsent(array.segment().heapBase().orElseThrow(), array.segment());
             }
         }
         return blocks.values();
-    }
-
-    private static boolean heldMayShare(Iterable<Object> held, MemorySegment memory) {
-        for (Object value : held) {
-            if (mayShare(value, memory, 0)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Whether {@code value} may refer to any byte of {@code memory}: false only where every array in it is seen to lie elsewhere. */
@@ -70,15 +71,16 @@ public final class NDArrayRecycler implements ResultRecycler {
             case Boolean ignored -> false;
             case String ignored -> false;
             case Key ignored -> false;
-            case Object[] values when depth < DEEPEST -> anyMayShare(java.util.Arrays.asList(values), memory, depth);
-            case Collection<?> values when depth < DEEPEST -> anyMayShare(values, memory, depth);
+            case Object[] values when depth < DEEPEST -> anyMayShare(java.util.Arrays.asList(values), memory, depth + 1);
+            case Collection<?> values when depth < DEEPEST -> anyMayShare(values, memory, depth + 1);
             default -> true;
         };
     }
 
-    private static boolean anyMayShare(Collection<?> values, MemorySegment memory, int depth) {
+    /** Whether any of {@code values}, each at nesting {@code depth}, may refer to any byte of {@code memory}. */
+    private static boolean anyMayShare(Iterable<?> values, MemorySegment memory, int depth) {
         for (Object value : values) {
-            if (mayShare(value, memory, depth + 1)) {
+            if (mayShare(value, memory, depth)) {
                 return true;
             }
         }
