@@ -254,7 +254,6 @@ public final class OpenBlasGemm implements Gemm {
         return true;
     }
 
-
     /**
      * The operand as BLAS can read it. Native memory is read in place, and so is heap memory in a
      * short critical call. A dense heap operand (row or column major) is copied byte for byte into
