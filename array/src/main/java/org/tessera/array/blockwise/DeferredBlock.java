@@ -58,6 +58,15 @@ public interface DeferredBlock extends Deferred {
     }
 
     /**
+     * Whether {@link #partInto} writes the part straight into the memory it is given, with no
+     * array of its own between (a random block does); otherwise it makes the part and copies it,
+     * and a reader with memory of its own gains nothing by handing it over.
+     */
+    default boolean fillsInPlace() {
+        return false;
+    }
+
+    /**
      * The slabs at {@code positions} (at least one, increasing) along {@code axis}, each the box
      * {@code start}/{@code shape} on the other axes (the entries for {@code axis} are not read),
      * stacked in that order along {@code axis}: what a gather of scattered rows asks. Each slab is

@@ -172,6 +172,11 @@ public final class CreationLayer {
         }
 
         @Override
+        public boolean fillsInPlace() {
+            return maker.fillsInPlace();
+        }
+
+        @Override
         public NDArray transposedPart(long[] start, long[] partShape, int[] axes) {
             return maker.makeRegionTransposed(index, shape, blockStart, start, partShape, axes);
         }

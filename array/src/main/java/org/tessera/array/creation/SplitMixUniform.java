@@ -56,7 +56,7 @@ final class SplitMixUniform {
             stride *= blockShape[axis];
         }
         long[] row = new long[Math.max(0, ndim - 1)];
-        double[] buffer = null;
+        MemorySegment buffer = null;
         for (long runIndex = 0; runIndex < runs; runIndex++) {
             long first = ndim == 0 ? 0 : regionStart[ndim - 1];
             long runOffset = offset;
@@ -85,7 +85,7 @@ final class SplitMixUniform {
         }
         int runLength = (int) Math.min(BATCH, rows);
         long[] rowSteps = new long[runLength];
-        double[] buffer = null;
+        MemorySegment buffer = null;
         for (long firstRow = 0; firstRow < rows; firstRow += runLength) {
             int length = (int) Math.min(runLength, rows - firstRow);
             for (int row = 0; row < length; row++) {
@@ -102,24 +102,31 @@ final class SplitMixUniform {
      * The values {@code SplitMix.uniform(base + steps[k])} for k below {@code count}, where runs longer
      * than {@code steps} go on from {@code base + steps.length * gamma} (the steps being those of
      * consecutive counters then), as float64 into {@code segment} from {@code offset}. A batch the
-     * provider declines goes through {@code buffer}, made only then (null until it is needed) and
-     * returned for the next call: the vector provider declines none, and a buffer made for every
-     * region was most of what a gather asking one row at a time allocated (378 of 1835 MB in W6).
+     * provider declines to write there (the vector provider writes heap memory alone; BLAS operands
+     * are made in native memory) is made in {@code buffer}, heap memory made only then (null until
+     * it is needed) and returned for the next call, by the provider where it takes the buffer, and
+     * copied: a buffer made for every region was most of what a gather asking one row at a time
+     * allocated (378 of 1835 MB in W6).
      */
-    private static double[] generate(long base, long[] steps, long count, MemorySegment segment, long offset, double[] buffer) {
+    private static MemorySegment generate(long base, long[] steps, long count, MemorySegment segment, long offset, MemorySegment buffer) {
         VectorMath provider = VectorMath.selected();
-        double[] batch = buffer;
+        MemorySegment batch = buffer;
         for (long done = 0; done < count; done += steps.length) {
             int length = (int) Math.min(steps.length, count - done);
             long batchBase = base + done * GOLDEN_GAMMA;
             long batchOffset = offset + done * Double.BYTES;
-            if (!provider.splitMixUniform(batchBase, steps, length, segment, batchOffset)) {
-                batch = batch == null || batch.length < length ? new double[(int) Math.min(steps.length, count)] : batch;
-                for (int i = 0; i < length; i++) {
-                    batch[i] = SplitMix.uniform(batchBase + steps[i]);
-                }
-                MemorySegment.copy(batch, 0, segment, ValueLayout.JAVA_DOUBLE_UNALIGNED, batchOffset, length);
+            if (provider.splitMixUniform(batchBase, steps, length, segment, batchOffset)) {
+                continue;
             }
+            if (batch == null || batch.byteSize() < (long) length * Double.BYTES) {
+                batch = MemorySegment.ofArray(new long[(int) Math.min(steps.length, count)]);
+            }
+            if (!provider.splitMixUniform(batchBase, steps, length, batch, 0)) {
+                for (int i = 0; i < length; i++) {
+                    batch.setAtIndex(ValueLayout.JAVA_DOUBLE, i, SplitMix.uniform(batchBase + steps[i]));
+                }
+            }
+            MemorySegment.copy(batch, 0, segment, batchOffset, (long) length * Double.BYTES);
         }
         return batch;
     }

@@ -129,6 +129,25 @@ record BlockSlice(List<Step> steps) implements TaskFunction, Deferring {
             return part;
         }
 
+        /** A selection that keeps a box of the block (no steps, no axes taken or added) has the block make the part in place. */
+        @Override
+        public void partInto(long[] start, NDArray target) throws Exception {
+            if (!selectsBox()) {
+                DeferredBlock.super.partInto(start, target);
+                return;
+            }
+            block.partInto(box(start, target.shape(), false).start(), target);
+        }
+
+        @Override
+        public boolean fillsInPlace() {
+            return selectsBox() && block.fillsInPlace();
+        }
+
+        private boolean selectsBox() {
+            return steps.stream().allMatch(step -> step instanceof Keep || step instanceof Range range && range.step() == 1);
+        }
+
         /**
          * Output rows of a strip of {@code partShape}, or at least all of them where the part is not
          * pulled through in strips: the first step must keep the block's first axis in order (a

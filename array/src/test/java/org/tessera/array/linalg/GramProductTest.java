@@ -13,6 +13,7 @@ import org.tessera.array.creation.Creation;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.index.Index;
 
 /**
  * {@code A.T @ A} over chunked A is symmetric: only the blocks on and above the diagonal are
@@ -42,6 +43,49 @@ class GramProductTest {
         // Random blocks too, not only held ones.
         NDArray fromRandom = random.T().matmul(random).compute();
         assertEquals(expected.getDouble(3, 120), fromRandom.getDouble(3, 120), 1e-12 * expected.getDouble(3, 120));
+    }
+
+    /**
+     * Blocks of a megabyte and more are multiplied in pooled native memory, into a sum kept there:
+     * a random array and a box of it (made in place, the box from inside its blocks), a stepped
+     * view and a transpose (made as they make themselves), a float32 array held in memory. Each
+     * product is NumPy's of the computed arrays, and a Gram product is symmetric bit for bit.
+     */
+    @Test
+    void largeBlocksMultiplyInNativeMemoryToNumPysProduct() {
+        ChunkedArray random = Creation.random(8, Creation.Distribution.UNIFORM, new long[] {1200, 800}, ChunkSpec.of(400, 400));
+        ChunkedArray other = Creation.random(9, Creation.Distribution.UNIFORM, new long[] {1200, 800}, ChunkSpec.of(400, 400));
+        List<ChunkedArray> inputs = List.of(random, random.get(Index.range(50L, 1150L, null), Index.all()),
+                random.get(Index.range(null, null, 2L), Index.all()));
+        for (ChunkedArray x : inputs) {
+            NDArray a = x.compute();
+            assertGram(NDArrays.matmul(a.transpose(), a), x.T().matmul(x).compute(), 1e-12, "x.T @ x, x of chunks " + x.chunks());
+            ChunkedArray y = other.get(Index.range(0L, x.shape(0), null), Index.all());
+            NDArray expected = NDArrays.matmul(a.transpose(), y.compute());
+            NDArray actual = x.T().matmul(y).compute();
+            for (long row = 0; row < 800; row += 7) {
+                for (long column = 0; column < 800; column += 5) {
+                    assertEquals(expected.getDouble(row, column), actual.getDouble(row, column), 1e-12 * expected.getDouble(row, column),
+                            "x.T @ y at (" + row + ", " + column + "), x of chunks " + x.chunks());
+                }
+            }
+        }
+        NDArray single = Creation.random(5, Creation.Distribution.UNIFORM, new long[] {1200, 1024}, ChunkSpec.of(400, 512)).compute().astype(DType.FLOAT32);
+        ChunkedArray held = ChunkedArrays.fromArray(single, ChunkSpec.of(400, 512));
+        NDArray gram = held.T().matmul(held).compute();
+        assertEquals(DType.FLOAT32, gram.dtype());
+        assertGram(NDArrays.matmul(single.transpose(), single), gram, 1e-5, "float32 held in memory");
+    }
+
+    private static void assertGram(NDArray expected, NDArray actual, double tolerance, String label) {
+        long side = expected.shape(0);
+        for (long row = 0; row < side; row++) {
+            for (long column = row; column < side; column++) {
+                double value = actual.getDouble(row, column);
+                assertEquals(expected.getDouble(row, column), value, tolerance * Math.abs(expected.getDouble(row, column)), label + " at (" + row + ", " + column + ")");
+                assertEquals(Double.doubleToRawLongBits(value), Double.doubleToRawLongBits(actual.getDouble(column, row)), label + " symmetric at (" + row + ", " + column + ")");
+            }
+        }
     }
 
     @Test

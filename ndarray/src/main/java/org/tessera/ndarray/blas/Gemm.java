@@ -19,6 +19,30 @@ public sealed interface Gemm permits JavaGemm, OpenBlasGemm {
      */
     void multiplyAdd(Matrix a, Matrix b, Matrix out);
 
+    /**
+     * The Gram product {@code b.T × b} into the square {@code out}, added where {@code add} (float32
+     * and float64 only then), right on and above the diagonal alone: the elements below it are left
+     * unspecified. A run of such products adds into one symmetric sum through BLAS's syrk, half a
+     * general product's work, with no look at the lower triangle per product; the sum takes its
+     * lower triangle once, at the end, from {@link #mirrorUpper}.
+     */
+    default void gramUpper(Matrix b, Matrix out, boolean add) {
+        Matrix a = b.transposed();
+        if (add) {
+            multiplyAdd(a, b, out);
+        } else {
+            multiply(a, b, out);
+        }
+    }
+
+    /** Copies the upper triangle of a square float32 or float64 matrix onto its lower one, bit for bit. */
+    static void mirrorUpper(Matrix square) {
+        if (square.rowCount() != square.columnCount() || square.dtype() != DType.FLOAT64 && square.dtype() != DType.FLOAT32) {
+            throw new IllegalArgumentException("gemm: only a square float32 or float64 matrix has triangles to mirror, not " + square.describe());
+        }
+        Triangles.mirrorUpper(square);
+    }
+
     /** A short name for logs and benchmark output: {@code "openblas"} or {@code "java"}. */
     String name();
 

@@ -22,6 +22,11 @@ public record Matrix(DType dtype, MemorySegment segment, long byteOffset, long r
         return byteOffset + row * rowByteStride + column * columnByteStride;
     }
 
+    /** The same elements with rows and columns swapped. */
+    public Matrix transposed() {
+        return new Matrix(dtype, segment, byteOffset, columnCount, rowCount, columnByteStride, rowByteStride);
+    }
+
     /** The real (part = 0) or imaginary (part = 1) parts of a complex matrix, as a real matrix. */
     Matrix part(int part) {
         DType partType = dtype.realType();

@@ -51,18 +51,32 @@ public final class OpenBlasGemm implements Gemm {
     @Override
     public void multiply(Matrix a, Matrix b, Matrix out) {
         Gemm.checkOperands(a, b, out);
-        product(a, b, out, false);
+        product(a, b, out, false, false);
     }
 
     @Override
     public void multiplyAdd(Matrix a, Matrix b, Matrix out) {
         Gemm.checkOperands(a, b, out);
         Gemm.checkAddable(out);
-        product(a, b, out, true);
+        product(a, b, out, true, false);
     }
 
-    /** {@code out = a × b}, or where {@code add} {@code out += a × b} (BLAS's beta of 1). */
-    private void product(Matrix a, Matrix b, Matrix out, boolean add) {
+    /** syrk alone: no look at the lower triangle before, no mirror after. */
+    @Override
+    public void gramUpper(Matrix b, Matrix out, boolean add) {
+        Matrix a = b.transposed();
+        Gemm.checkOperands(a, b, out);
+        if (add) {
+            Gemm.checkAddable(out);
+        }
+        product(a, b, out, add, true);
+    }
+
+    /**
+     * {@code out = a × b}, or where {@code add} {@code out += a × b} (BLAS's beta of 1); given
+     * {@code upperOnly}, only the elements on and above the diagonal need be right.
+     */
+    private void product(Matrix a, Matrix b, Matrix out, boolean add, boolean upperOnly) {
         OpenBlasLibrary.Binding binding = library.binding(out.dtype());
         long rowCount = out.rowCount(), columnCount = out.columnCount(), depth = a.columnCount();
         if (binding == null || rowCount == 0 || columnCount == 0 || depth == 0
@@ -78,7 +92,7 @@ public final class OpenBlasGemm implements Gemm {
         boolean critical = rowCount * columnCount * depth <= CRITICAL_WORK_LIMIT;
         // b.T @ b (as in A.T @ A) is symmetric: syrk computes one triangle, half the work, as NumPy's matmul does.
         // syrk adds into the upper triangle alone and copies it onto the lower one: an output it adds into must be symmetric already.
-        OpenBlasLibrary.Binding symmetric = isTransposeOf(a, b) && (!add || isSymmetric(out)) ? library.symmetricBinding(out.dtype()) : null;
+        OpenBlasLibrary.Binding symmetric = isTransposeOf(a, b) && (upperOnly || !add || Triangles.isSymmetric(out)) ? library.symmetricBinding(out.dtype()) : null;
         Scratch scratch = Scratch.borrow();
         try (Arena arena = Arena.ofConfined()) {
             BlasOperand right = operand(b, arena, critical, scratch, 1);
@@ -100,7 +114,9 @@ public final class OpenBlasGemm implements Gemm {
             if (symmetric != null) {
                 MethodHandle handle = critical ? symmetric.critical() : symmetric.plain();
                 invokeSymmetric(handle, out.dtype(), (int) columnCount, (int) depth, right, result, add);
-                mirrorUpperTriangle(target);
+                if (!upperOnly) {
+                    Triangles.mirrorUpper(target);
+                }
             } else {
                 MethodHandle handle = critical ? binding.critical() : binding.plain();
                 invoke(handle, out.dtype(), arena, (int) rowCount, (int) columnCount, (int) depth, left, right, result, add);
@@ -193,65 +209,6 @@ public final class OpenBlasGemm implements Gemm {
             }
         }
         return first.address() + a.byteOffset() == second.address() + b.byteOffset();
-    }
-
-    /** Square tiles of the mirror copy: both the row read and the column written stay in cache. */
-    private static final int MIRROR_TILE = 64;
-
-    /** Copies the upper triangle that syrk wrote onto the lower one of a row-major square matrix. */
-    private static void mirrorUpperTriangle(Matrix square) {
-        MemorySegment segment = square.segment();
-        // Bits, not values, of float64's 8 or float32's 4 bytes.
-        if (square.dtype().byteSize() == Long.BYTES) {
-            forMirroredPairs(square, (lower, upper) -> {
-                segment.set(ValueLayout.JAVA_LONG_UNALIGNED, lower, segment.get(ValueLayout.JAVA_LONG_UNALIGNED, upper));
-                return true;
-            });
-        } else {
-            forMirroredPairs(square, (lower, upper) -> {
-                segment.set(ValueLayout.JAVA_INT_UNALIGNED, lower, segment.get(ValueLayout.JAVA_INT_UNALIGNED, upper));
-                return true;
-            });
-        }
-    }
-
-    /** Whether a square float matrix equals its transpose bit for bit. */
-    static boolean isSymmetric(Matrix square) {
-        if (square.rowCount() != square.columnCount()) {
-            return false;
-        }
-        MemorySegment segment = square.segment();
-        return square.dtype().byteSize() == Long.BYTES
-                ? forMirroredPairs(square, (lower, upper) -> segment.get(ValueLayout.JAVA_LONG_UNALIGNED, lower) == segment.get(ValueLayout.JAVA_LONG_UNALIGNED, upper))
-                : forMirroredPairs(square, (lower, upper) -> segment.get(ValueLayout.JAVA_INT_UNALIGNED, lower) == segment.get(ValueLayout.JAVA_INT_UNALIGNED, upper));
-    }
-
-    /** What is done to an element below the diagonal and its mirror above it, given their byte offsets; false stops the walk. */
-    private interface MirroredPair {
-        boolean visit(long lower, long upper);
-    }
-
-    /** Visits each element below the diagonal with its mirror, in square tiles; false where a visit stopped the walk. */
-    private static boolean forMirroredPairs(Matrix square, MirroredPair pair) {
-        long size = square.rowCount();
-        long rowStride = square.rowByteStride(), columnStride = square.columnByteStride();
-        long origin = square.byteOffsetOf(0, 0);
-        for (long tileRow = 0; tileRow < size; tileRow += MIRROR_TILE) {
-            long rowEnd = Math.min(tileRow + MIRROR_TILE, size);
-            for (long tileColumn = 0; tileColumn <= tileRow; tileColumn += MIRROR_TILE) {
-                for (long row = tileRow; row < rowEnd; row++) {
-                    long columnEnd = Math.min(tileColumn + MIRROR_TILE, row);
-                    long lower = origin + row * rowStride + tileColumn * columnStride;
-                    long upper = origin + tileColumn * rowStride + row * columnStride;
-                    for (long column = tileColumn; column < columnEnd; column++, lower += columnStride, upper += rowStride) {
-                        if (!pair.visit(lower, upper)) {
-                            return false;
-                        }
-                    }
-                }
-            }
-        }
-        return true;
     }
 
     /**

@@ -79,6 +79,35 @@ public final class Matmul {
 
     /** {@link #matmulInto(NDArray, NDArray, NDArray, boolean)} with a given provider. */
     public static void matmulInto(NDArray a, NDArray b, NDArray out, boolean add, Gemm gemm) {
+        checkInto(a, b, out);
+        Matrix left = matrix(a, a.byteOffset()), right = matrix(b, b.byteOffset()), result = matrix(out, out.byteOffset());
+        if (add) {
+            gemm.multiplyAdd(left, right, result);
+        } else {
+            gemm.multiply(left, right, result);
+        }
+    }
+
+    /**
+     * {@code b.T @ b} into the square {@code out} (added where {@code add}), right on and above the
+     * diagonal only, the rest left unspecified: a sum of such products gets its lower triangle once,
+     * from {@link #mirrorUpper}, instead of with every product (see {@link Gemm#gramUpper}).
+     */
+    public static void gramUpperInto(NDArray b, NDArray out, boolean add) {
+        checkInto(b.transpose(), b, out);
+        Blas.selected().gramUpper(matrix(b, b.byteOffset()), matrix(out, out.byteOffset()), add);
+    }
+
+    /** Copies the upper triangle of a square float32 or float64 matrix onto its lower one, bit for bit. */
+    public static void mirrorUpper(NDArray square) {
+        if (square.ndim() != 2 || !square.isWriteable()) {
+            throw new IllegalArgumentException("mirror: needs a writeable square matrix, not " + square.dtype() + " " + Shapes.format(square.shape())
+                    + (square.isWriteable() ? "" : " (read-only)"));
+        }
+        Gemm.mirrorUpper(matrix(square, square.byteOffset()));
+    }
+
+    private static void checkInto(NDArray a, NDArray b, NDArray out) {
         if (a.ndim() != 2 || b.ndim() != 2 || out.ndim() != 2 || a.shape(1) != b.shape(0) || out.shape(0) != a.shape(0)
                 || out.shape(1) != b.shape(1) || a.dtype() != out.dtype() || b.dtype() != out.dtype()) {
             throw new ShapeMismatchException("matmul into: cannot multiply " + a.dtype() + " " + Shapes.format(a.shape()) + " by " + b.dtype()
@@ -87,12 +116,6 @@ public final class Matmul {
         if (!out.isWriteable() || out.mayShareMemory(a) || out.mayShareMemory(b)) {
             throw new IllegalArgumentException("matmul into: the output " + Shapes.format(out.shape())
                     + (out.isWriteable() ? " shares memory with an operand" : " is read-only"));
-        }
-        Matrix left = matrix(a, a.byteOffset()), right = matrix(b, b.byteOffset()), result = matrix(out, out.byteOffset());
-        if (add) {
-            gemm.multiplyAdd(left, right, result);
-        } else {
-            gemm.multiply(left, right, result);
         }
     }
 

@@ -1,0 +1,109 @@
+package org.tessera.ndarray.memory;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Native memory for the arrays a task hands to native code many times over, such as the operands
+ * of a run of block products and the sum BLAS adds them into. BLAS reads and writes native memory
+ * where it lies; heap arrays it is given are copied to native memory and back around every call
+ * (four copies of 32 MB for each 2000 x 2000 float64 product added into a sum). The buffers are
+ * kept between tasks: fresh memory costs a page fault per page, which a virtual machine that hands
+ * freed memory back to its host makes dearer than the copies.
+ *
+ * <p>A {@link Lease} hands out memory from pooled buffers and gives every one back when it closes:
+ * nothing taken from it may be read after that. Buffers up to {@link #POOLED_LIMIT} wait idle for
+ * the next lease, at most {@link #IDLE_LIMIT} of them (the one idle longest makes room); a lease
+ * gets the smallest that fits, so a small request leaves the large buffers to the large ones.
+ * Larger buffers are left to the collector.
+ */
+public final class NativeBuffers {
+    /** Smaller arrays are not worth a buffer: native calls take them in place, or their copies cost little. */
+    public static final long MIN_BYTES = 1 << 20;
+    static final long POOLED_LIMIT = 256L << 20;
+    static final int IDLE_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
+
+    private static final ConcurrentLinkedDeque<MemorySegment> IDLE = new ConcurrentLinkedDeque<>();
+    private static final AtomicInteger IDLE_COUNT = new AtomicInteger();
+
+    private NativeBuffers() {
+    }
+
+    /** A new lease; close it to give its buffers back. */
+    public static Lease lease() {
+        return new Lease();
+    }
+
+    /**
+     * A buffer of at least {@code byteSize} bytes of native memory holding whatever it held before:
+     * the smallest idle one large enough where there is one, else new memory. Counted in
+     * {@link Allocations} either way, as a new array would be, so that a task's count holds what it
+     * uses.
+     */
+    static MemorySegment take(long byteSize) {
+        while (byteSize <= POOLED_LIMIT) {
+            MemorySegment fit = null;
+            for (MemorySegment buffer : IDLE) {
+                if (buffer.byteSize() >= byteSize && (fit == null || buffer.byteSize() < fit.byteSize())) {
+                    fit = buffer;
+                }
+            }
+            if (fit == null) {
+                break;
+            }
+            // Another thread may have taken it since: then look again.
+            if (IDLE.removeFirstOccurrence(fit)) {
+                IDLE_COUNT.decrementAndGet();
+                Allocations.record(byteSize);
+                return fit;
+            }
+        }
+        return Memory.allocateNativeHuge(byteSize);
+    }
+
+    /** Takes back a buffer {@link #take} gave out, whole: its next taker overwrites it. */
+    static void giveBack(MemorySegment buffer) {
+        if (buffer.byteSize() > POOLED_LIMIT) {
+            return;
+        }
+        IDLE.addFirst(buffer);
+        // Past the limit the buffer idle longest goes: the one just given back is the likeliest to be asked again.
+        if (IDLE_COUNT.incrementAndGet() > IDLE_LIMIT && IDLE.pollLast() != null) {
+            IDLE_COUNT.decrementAndGet();
+        }
+    }
+
+    /** The buffers waiting idle. */
+    static int idleCount() {
+        return IDLE_COUNT.get();
+    }
+
+    /** Memory from pooled native buffers, all given back on {@link #close}; for one thread. */
+    public static final class Lease implements AutoCloseable {
+        private final List<MemorySegment> taken = new ArrayList<>();
+
+        private Lease() {
+        }
+
+        /** {@code byteSize} bytes of a pooled buffer, 64-byte aligned, holding whatever the buffer held. */
+        public MemorySegment segment(long byteSize) {
+            if (byteSize < 0) {
+                throw new IllegalArgumentException("cannot lease a negative number of bytes: " + byteSize);
+            }
+            MemorySegment buffer = take(Math.max(1, byteSize));
+            taken.add(buffer);
+            return buffer.asSlice(0, byteSize);
+        }
+
+        @Override
+        public void close() {
+            for (MemorySegment buffer : taken) {
+                giveBack(buffer);
+            }
+            taken.clear();
+        }
+    }
+}
