@@ -192,6 +192,30 @@ public final class VectorApiMath implements VectorMath {
     }
 
     @Override
+    public boolean addSquaredDeviations(MemorySegment x, long xOffset, MemorySegment mean, long meanOffset, MemorySegment sums, long sumsOffset,
+            long count) {
+        int xFrom = wordIndex(x, xOffset, count);
+        int meanFrom = wordIndex(mean, meanOffset, count);
+        int to = wordIndex(sums, sumsOffset, count);
+        if (xFrom < 0 || meanFrom < 0 || to < 0) {
+            return false;
+        }
+        long[] xs = (long[]) x.heapBase().orElseThrow();
+        long[] means = (long[]) mean.heapBase().orElseThrow();
+        long[] out = (long[]) sums.heapBase().orElseThrow();
+        int vectorEnd = vectorEnd((int) count, LONG_SPECIES.length());
+        for (int i = 0; i < vectorEnd; i += LONG_SPECIES.length()) {
+            DoubleVector deviation = doubles(xs, xFrom + i).sub(doubles(means, meanFrom + i));
+            doubles(out, to + i).add(deviation.mul(deviation)).reinterpretAsLongs().intoArray(out, to + i);
+        }
+        for (int i = vectorEnd; i < count; i++) {
+            double deviation = Double.longBitsToDouble(xs[xFrom + i]) - Double.longBitsToDouble(means[meanFrom + i]);
+            out[to + i] = Double.doubleToRawLongBits(Double.longBitsToDouble(out[to + i]) + deviation * deviation);
+        }
+        return true;
+    }
+
+    @Override
     public boolean splitMixUniform(long base, long[] steps, int count, MemorySegment output, long outputOffset) {
         int to = wordIndex(output, outputOffset, count);
         if (to < 0 || count > steps.length) {

@@ -157,6 +157,51 @@ class VectorApiMathTest {
         }
     }
 
+    /** Squared deviations are added into the sums as the scalar steps round them: subtract, multiply, add, no fused multiply-add. */
+    @Test
+    void squaredDeviationsAreAddedAsTheScalarStepsRoundThem() {
+        VectorMath vector = new VectorApiMath();
+        SplittableRandom random = new SplittableRandom(23);
+        long[] xs = new long[300];
+        long[] means = new long[300];
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = Double.doubleToRawLongBits(Math.scalb(random.nextDouble() - 0.3, random.nextInt(-20, 20)));
+            means[i] = Double.doubleToRawLongBits(Math.scalb(random.nextDouble(), random.nextInt(-20, 20)));
+        }
+        xs[6] = Double.doubleToRawLongBits(Double.NaN);
+        xs[70] = Double.doubleToRawLongBits(Double.NEGATIVE_INFINITY);
+        means[71] = Double.doubleToRawLongBits(-0.0);
+        xs[71] = Double.doubleToRawLongBits(-0.0);
+        for (int count : new int[] {0, 1, 3, 4, 5, 8, 9, 63, 64, 65, 250}) {
+            for (int[] from : new int[][] {{0, 0}, {3, 40}, {41, 1}}) {
+                long[] sums = new long[280];
+                for (int i = 0; i < sums.length; i++) {
+                    sums[i] = Double.doubleToRawLongBits(Math.scalb(random.nextDouble(), random.nextInt(-20, 20)));
+                }
+                long[] before = sums.clone();
+                assertTrue(vector.addSquaredDeviations(MemorySegment.ofArray(xs), from[0] * 8L, MemorySegment.ofArray(means), from[1] * 8L,
+                        MemorySegment.ofArray(sums), 16, count));
+                for (int i = 0; i < sums.length; i++) {
+                    long expected = before[i];
+                    if (i >= 2 && i < 2 + count) {
+                        double deviation = Double.longBitsToDouble(xs[from[0] + i - 2]) - Double.longBitsToDouble(means[from[1] + i - 2]);
+                        expected = Double.doubleToRawLongBits(Double.longBitsToDouble(before[i]) + deviation * deviation);
+                    }
+                    assertEquals(expected, sums[i], count + " from " + java.util.Arrays.toString(from) + ", at " + i);
+                }
+            }
+        }
+        long[] words = new long[64];
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativeMemory = arena.allocate(512, 8);
+            assertFalse(vector.addSquaredDeviations(nativeMemory, 0, MemorySegment.ofArray(words), 0, MemorySegment.ofArray(new long[16]), 0, 16));
+        }
+        assertFalse(vector.addSquaredDeviations(MemorySegment.ofArray(words), 4, MemorySegment.ofArray(words), 0, MemorySegment.ofArray(new long[16]), 0, 8),
+                "a misaligned run");
+        assertFalse(vector.addSquaredDeviations(MemorySegment.ofArray(words), 0, MemorySegment.ofArray(words), 0, MemorySegment.ofArray(new long[16]), 0, 17),
+                "17 sums do not fit 16");
+    }
+
     /** With the provider selected, the 2-D filter's row pass gives the axis-by-axis pass's values (which the provider does not touch) bit for bit. */
     @Test
     void theUniformFiltersRowPassIsTheSameWithTheProvider() {

@@ -92,6 +92,17 @@ public interface VectorMath {
     }
 
     /**
+     * {@code sums[i] += (x[i] - mean[i]) * (x[i] - mean[i])} over {@code count} contiguous float64
+     * elements, each step rounded as the three loops apart round it (no fused multiply-add): a row's
+     * squared deviations added into a variance's running sums. Part of the arithmetic family. Where
+     * the provider can; false (nothing done) where it cannot. The sums must not overlap the inputs.
+     */
+    default boolean addSquaredDeviations(MemorySegment x, long xOffset, MemorySegment mean, long meanOffset, MemorySegment sums, long sumsOffset,
+            long count) {
+        return false;
+    }
+
+    /**
      * {@code output[i] = SplitMix.uniform(base + steps[i])} for {@code i < count}, as contiguous
      * float64 from {@code outputOffset}, where the provider can; false (nothing done) where it cannot.
      */
