@@ -225,26 +225,38 @@ public final class WorkloadRunner {
     /** The longest wait for the JIT compiler to go idle after the warm-up. */
     private static final long SETTLE_LIMIT_MILLIS = 5_000;
 
+    /** Process CPU time in a poll of {@link #SETTLE_POLL_MILLIS} below which the JVM counts as idle: a fifth of a core. */
+    private static final long SETTLE_POLL_MILLIS = 50;
+    private static final long IDLE_CPU_NANOS = SETTLE_POLL_MILLIS * 1_000_000 / 5;
+
     /**
      * The end of the JVM warm-up, before the timed runs: waits until the JIT compiler has compiled
-     * what the warm-up made hot (its compilation time stops growing). On two cores the compiler
-     * otherwise works through its queue during the first timed run, on one of the cores the run
-     * computes with. No collection is forced: the collector would shrink the heap, and the run
-     * would then fault in fresh pages again.
+     * what the warm-up made hot. On two cores the compiler otherwise works through its queue during
+     * the first timed run, on one of the cores the run computes with. The compiler's total time
+     * grows only when a compilation ends, and one C2 compilation of a method that inlines a chain
+     * of calls takes half a second (W5's task dispatch ran 0.17 s into the timed run), so the JVM
+     * counts as settled when that total has stopped growing and the process, whose thread sleeps
+     * here, uses less than a fifth of a core: twice in a row. No collection is forced: the
+     * collector would shrink the heap, and the run would then fault in fresh pages again.
      */
     static void settleAfterWarmUp() throws InterruptedException {
         java.lang.management.CompilationMXBean compiler = java.lang.management.ManagementFactory.getCompilationMXBean();
         if (compiler == null || !compiler.isCompilationTimeMonitoringSupported()) {
             return;
         }
+        java.lang.management.OperatingSystemMXBean system = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        com.sun.management.OperatingSystemMXBean process = system instanceof com.sun.management.OperatingSystemMXBean measured ? measured : null;
         long deadline = System.nanoTime() + SETTLE_LIMIT_MILLIS * 1_000_000;
         long compiled = compiler.getTotalCompilationTime();
+        long cpu = process == null ? 0 : process.getProcessCpuTime();
         int quietPolls = 0;
         while (quietPolls < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(50);
+            Thread.sleep(SETTLE_POLL_MILLIS);
             long now = compiler.getTotalCompilationTime();
-            quietPolls = now == compiled ? quietPolls + 1 : 0;
+            long cpuNow = process == null ? 0 : process.getProcessCpuTime();
+            quietPolls = now == compiled && cpuNow - cpu < IDLE_CPU_NANOS ? quietPolls + 1 : 0;
             compiled = now;
+            cpu = cpuNow;
         }
     }
 
