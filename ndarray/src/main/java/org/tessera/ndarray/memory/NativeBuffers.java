@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Native memory for the arrays a task hands to native code many times over, such as the operands
@@ -16,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A {@link Lease} hands out memory from pooled buffers and gives every one back when it closes:
  * nothing taken from it may be read after that. Buffers up to {@link #POOLED_LIMIT} wait idle for
- * the next lease, at most {@link #IDLE_LIMIT} of them (the one idle longest makes room); a lease
+ * the next lease, at most {@link #IDLE_LIMIT} of them and {@link #IDLE_BYTES_LIMIT} bytes (the ones
+ * idle longest make room); a lease
  * gets the smallest that fits, so a small request leaves the large buffers to the large ones.
  * Larger buffers are left to the collector.
  */
@@ -25,9 +27,12 @@ public final class NativeBuffers {
     public static final long MIN_BYTES = 1 << 20;
     static final long POOLED_LIMIT = 256L << 20;
     static final int IDLE_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
+    /** The most bytes kept idle: two cores' W2 groups hold six buffers of 32 MB. */
+    static final long IDLE_BYTES_LIMIT = 512L << 20;
 
     private static final ConcurrentLinkedDeque<MemorySegment> IDLE = new ConcurrentLinkedDeque<>();
     private static final AtomicInteger IDLE_COUNT = new AtomicInteger();
+    private static final AtomicLong IDLE_BYTES = new AtomicLong();
 
     private NativeBuffers() {
     }
@@ -57,6 +62,7 @@ public final class NativeBuffers {
             // Another thread may have taken it since: then look again.
             if (IDLE.removeFirstOccurrence(fit)) {
                 IDLE_COUNT.decrementAndGet();
+                IDLE_BYTES.addAndGet(-fit.byteSize());
                 Allocations.record(byteSize);
                 return fit;
             }
@@ -70,15 +76,27 @@ public final class NativeBuffers {
             return;
         }
         IDLE.addFirst(buffer);
-        // Past the limit the buffer idle longest goes: the one just given back is the likeliest to be asked again.
-        if (IDLE_COUNT.incrementAndGet() > IDLE_LIMIT && IDLE.pollLast() != null) {
+        IDLE_COUNT.incrementAndGet();
+        IDLE_BYTES.addAndGet(buffer.byteSize());
+        // Past either limit the buffers idle longest go: the one just given back is the likeliest to be asked again.
+        while (IDLE_COUNT.get() > IDLE_LIMIT || IDLE_BYTES.get() > IDLE_BYTES_LIMIT) {
+            MemorySegment oldest = IDLE.pollLast();
+            if (oldest == null) {
+                break;
+            }
             IDLE_COUNT.decrementAndGet();
+            IDLE_BYTES.addAndGet(-oldest.byteSize());
         }
     }
 
     /** The buffers waiting idle. */
     static int idleCount() {
         return IDLE_COUNT.get();
+    }
+
+    /** The bytes of the buffers waiting idle. */
+    static long idleBytes() {
+        return IDLE_BYTES.get();
     }
 
     /** Memory from pooled native buffers, all given back on {@link #close}; for one thread. */

@@ -40,6 +40,18 @@ class NativeBuffersTest {
     }
 
     @Test
+    void idleBytesAreBounded() {
+        long big = NativeBuffers.IDLE_BYTES_LIMIT / 3 + 4096;
+        try (NativeBuffers.Lease lease = NativeBuffers.lease()) {
+            for (int buffer = 0; buffer < 3; buffer++) {
+                lease.segment(big);
+            }
+        }
+        assertTrue(NativeBuffers.idleBytes() <= NativeBuffers.IDLE_BYTES_LIMIT, "idle bytes: " + NativeBuffers.idleBytes());
+        assertTrue(NativeBuffers.idleBytes() >= 2 * big, "the two given back last stay idle: " + NativeBuffers.idleBytes());
+    }
+
+    @Test
     void aLeaseRefusesANegativeSizeAndLendsAnEmptyOne() {
         try (NativeBuffers.Lease lease = NativeBuffers.lease()) {
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> lease.segment(-8));
@@ -60,6 +72,7 @@ class NativeBuffersTest {
             }
         }
         assertTrue(NativeBuffers.idleCount() <= NativeBuffers.IDLE_LIMIT, "idle: " + NativeBuffers.idleCount());
+        assertTrue(NativeBuffers.idleBytes() <= NativeBuffers.IDLE_BYTES_LIMIT, "idle bytes: " + NativeBuffers.idleBytes());
         try (NativeBuffers.Lease lease = NativeBuffers.lease()) {
             assertNotEquals(address, lease.segment(BYTES + 4096).address(), "the large buffer, idle longest, made room for the small ones");
         }
