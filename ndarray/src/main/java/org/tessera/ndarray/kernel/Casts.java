@@ -1,6 +1,7 @@
 package org.tessera.ndarray.kernel;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 import org.tessera.ndarray.dtype.DType;
 
@@ -20,9 +21,38 @@ public final class Casts {
             MemorySegment.copy(source, sourceByteOffset, target, targetByteOffset, count * itemSize);
             return;
         }
+        if (from == to && copiesBits(source, sourceByteOffset, sourceByteStride, target, targetByteOffset, targetByteStride, count, itemSize)) {
+            return;
+        }
         for (long i = 0; i < count; i++) {
             convertElement(from, source, sourceByteOffset + i * sourceByteStride, to, target, targetByteOffset + i * targetByteStride);
         }
+    }
+
+    /**
+     * A strided copy within one dtype as loads and stores of its bits, one word per element (two for
+     * complex128): through {@link MemorySegment#copy} each element paid a bulk copy's checks
+     * (placing the transposed 2000 x 2000 block of W2's result: 15 of the run's 65 Java samples).
+     * The elements go in the same order as one by one; false for item sizes other than 4, 8, 16.
+     */
+    private static boolean copiesBits(MemorySegment source, long sourceOffset, long sourceStride, MemorySegment target, long targetOffset, long targetStride,
+                                      long count, int itemSize) {
+        if (itemSize != Long.BYTES && itemSize != 2 * Long.BYTES && itemSize != Integer.BYTES) {
+            return false;
+        }
+        for (long i = 0; i < count; i++) {
+            long from = sourceOffset + i * sourceStride;
+            long to = targetOffset + i * targetStride;
+            if (itemSize == Integer.BYTES) {
+                target.set(ValueLayout.JAVA_INT_UNALIGNED, to, source.get(ValueLayout.JAVA_INT_UNALIGNED, from));
+            } else {
+                target.set(ValueLayout.JAVA_LONG_UNALIGNED, to, source.get(ValueLayout.JAVA_LONG_UNALIGNED, from));
+                if (itemSize == 2 * Long.BYTES) {
+                    target.set(ValueLayout.JAVA_LONG_UNALIGNED, to + Long.BYTES, source.get(ValueLayout.JAVA_LONG_UNALIGNED, from + Long.BYTES));
+                }
+            }
+        }
+        return true;
     }
 
     /** Converts one element. */
