@@ -76,4 +76,28 @@ class ScatteredSlabsTest {
             assertEquals(NDArrays.sum(expected).getDouble(), gathered.sum().compute().getDouble(), 1e-9 * expected.size(), x.dtype() + " its sum");
         }
     }
+
+    /**
+     * Output blocks whose rows a block makes exactly as they are asked (one row, a run of rows in
+     * order: the made rows are the result, without a copy) and those it does not (a run backwards,
+     * a row twice, rows far apart): every block holds its own rows, also where the rows were made
+     * in scratch memory that the next block's task reuses, and also after a stepped slice.
+     */
+    @Test
+    void rowsMadeExactlyAsAskedAreTheBlocksOwnRows() {
+        long[] points = {150, 151, 152, 399, 152, 151, 150, 7, 7, 250, 120, 180, 260, 261, 262, 263, 399, 0, 1};
+        NDArray rows = NDArrays.array(points);
+        for (ChunkedArray x : inputs()) {
+            NDArray values = x.compute();
+            ChunkedArray gathered = x.get(Index.of(rows));
+            assertEquals(9, gathered.chunks().blockCount(0), "a block per run of rows in one input block");
+            assertSameValues(Indexing.get(values, Index.of(rows)), gathered.compute(), x.dtype() + " x[idx]");
+            // Joined by a task that runs after all of them, when the scratch memory of the first has served later ones.
+            assertSameValues(Indexing.get(values, Index.of(rows)), gathered.rechunk(ChunkSpec.of(points.length, 600)).compute(),
+                    x.dtype() + " x[idx] in one block");
+            ChunkedArray stepped = x.get(Index.range(null, null, 2L), Index.all()).get(Index.of(NDArrays.array(new long[] {60, 61, 62, 199, 3, 3, 2})));
+            assertSameValues(Indexing.get(Indexing.get(values, Index.range(null, null, 2L), Index.all()), Index.of(NDArrays.array(new long[] {60, 61, 62, 199, 3, 3, 2}))),
+                    stepped.compute(), x.dtype() + " x[::2][idx]");
+        }
+    }
 }
