@@ -255,6 +255,22 @@ public final class Kinds {
             return new NDArray[] {count, mean, m2};
         }
 
+        /**
+         * A variance computed in float16 as NumPy computes it: NumPy adds a float16 variance's
+         * values, and then its squared deviations, each sum rounded to float16 at its end, so where
+         * either passes float16's range (65504: values of 100 a thousand times, two values 400
+         * apart) its variance is infinite; the moments here are added in float64, accurately.
+         * Caught by the chained properties: the standard deviation of float16 [e, e^11] (59872),
+         * 42336 against NumPy's and Dask's infinity. A NaN (an infinity among the values) stays.
+         */
+        private static NDArray overflowingInHalf(NDArray[] combined, NDArray variance) {
+            NDArray total = Ufuncs.MULTIPLY.apply(combined[0], combined[1]).astype(DType.FLOAT16);
+            NDArray squares = combined[2].astype(DType.FLOAT16);
+            NDArray overflows = Ufuncs.LOGICAL_OR.apply(Ufuncs.ISINF.apply(total), Ufuncs.ISINF.apply(squares));
+            NDArray infinite = Ufuncs.LOGICAL_AND.apply(overflows, Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(variance)));
+            return NDArrays.where(infinite, Double.POSITIVE_INFINITY, variance);
+        }
+
         /** The sum of the blocks' terms, leaving out the blocks with no values (a NaN that only those make). */
         private NDArray blockSum(NDArray counts, NDArray terms, Options keep) {
             return skipNan ? Statistics.sum(NDArrays.where(Ufuncs.EQUAL.apply(counts, 0.0), 0.0, terms), keep) : Statistics.sum(terms, keep);
@@ -265,6 +281,9 @@ public final class Kinds {
             NDArray[] combined = combine(joined, axes);
             NDArray result = order == 1 ? combined[1]
                     : Ufuncs.TRUE_DIVIDE.apply(combined[2], Ufuncs.MAXIMUM.apply(Ufuncs.SUBTRACT.apply(combined[0], (double) ddof), 0.0));
+            if (order > 1 && dtype == DType.FLOAT16) {
+                result = overflowingInHalf(combined, result);
+            }
             if (order == 3) {
                 result = Ufuncs.SQRT.apply(result);
             }

@@ -427,4 +427,37 @@ class ChunkedPropertyRegressionTest {
         assertEquals("array([ 6.,  9., nan, nan, nan, 20., 21.], dtype=float32)", overlapped.toString());
         assertEquals(function.apply(values).toString(), overlapped.toString());
     }
+
+    /**
+     * Caught: the standard deviation of float16 [e, e^11] (59872) in blocks of one was 42336 where
+     * NumPy's and Dask's are infinite. NumPy keeps a float16 variance's sums in float16 (its mean's
+     * sum, the squares and their sum), and Dask its blocks' and combined moments; the chunked moments
+     * added in float64. Now the float16 moments are rounded to float16 where NumPy's sums are: values
+     * of 100 a thousand times, two values 400 apart (squares of 200 adding to 80000) and two values
+     * 60000 apart each overflow, in one block or many; values 300 apart do not (22500), nor does the
+     * mean of a thousand 100s (NumPy adds a mean's float16 values in float32).
+     * NumPy 2.4 and Dask 2022.12 both give these infinities (Dask a NaN for the thousand 100s in one
+     * block, where NumPy's infinity is kept here).
+     */
+    @Test
+    void aFloat16VarianceOverflowsWhereNumPysDoes() {
+        new Chain(new long[] {2}, DType.UINT8, 0L, 0L, List.of(new Step(Kind.UNARY, 4, 0, 0, 0L), new Step(Kind.REDUCE, 16, 0, 0, 0L)))
+                .run(SYNCHRONOUS);
+        NDArray hundreds = NDArrays.full(DType.FLOAT16, 100.0, 1000);
+        NDArray apart = NDArray.zeros(DType.FLOAT16, 2);
+        apart.setDouble(400, 1);
+        NDArray near = NDArray.zeros(DType.FLOAT16, 2);
+        near.setDouble(300, 1);
+        for (long[] blocks : List.of(new long[] {1000}, new long[] {100, 100, 100, 100, 100, 100, 100, 100, 100, 100})) {
+            assertEquals(Double.POSITIVE_INFINITY, chunked(hundreds, blocks).var().compute().getDouble(), "var of a thousand 100s in " + blocks.length);
+            assertEquals(100.0, chunked(hundreds, blocks).mean().compute().getDouble(), "their mean in " + blocks.length);
+        }
+        for (long[] blocks : List.of(new long[] {2}, new long[] {1, 1})) {
+            assertEquals(Double.POSITIVE_INFINITY, chunked(apart, blocks).var().compute().getDouble(), "var of 0, 400 in " + blocks.length);
+            assertEquals(Double.POSITIVE_INFINITY, chunked(apart, blocks).std(1).compute().getDouble(), "std of 0, 400 in " + blocks.length);
+            // 22500 in float16: 22496.
+            assertEquals(22496.0, chunked(near, blocks).var().compute().getDouble(), "var of 0, 300 in " + blocks.length);
+            assertEquals(DType.FLOAT16, chunked(near, blocks).var().compute().dtype());
+        }
+    }
 }
