@@ -430,14 +430,14 @@ class ChunkedPropertyRegressionTest {
 
     /**
      * Caught: the standard deviation of float16 [e, e^11] (59872) in blocks of one was 42336 where
-     * NumPy's and Dask's are infinite. NumPy keeps a float16 variance's sums in float16 (its mean's
-     * sum, the squares and their sum), and Dask its blocks' and combined moments; the chunked moments
-     * added in float64. Now the float16 moments are rounded to float16 where NumPy's sums are: values
-     * of 100 a thousand times, two values 400 apart (squares of 200 adding to 80000) and two values
-     * 60000 apart each overflow, in one block or many; values 300 apart do not (22500), nor does the
-     * mean of a thousand 100s (NumPy adds a mean's float16 values in float32).
-     * NumPy 2.4 and Dask 2022.12 both give these infinities (Dask a NaN for the thousand 100s in one
-     * block, where NumPy's infinity is kept here).
+     * NumPy's and Dask's are infinite. NumPy keeps a float16 variance's sums in float16 (the values'
+     * sum and the squared deviations' sum, each rounded at its end), and Dask its blocks' and combined
+     * moments; the chunked moments add in float64. The variance is now infinite where either sum
+     * rounds to infinity in float16: values of 100 a thousand times, two values 400 apart (squares of
+     * 200 adding to 80000) and two values 60000 apart, in one block or many; not two values 300 apart
+     * (22500), nor the mean of a thousand 100s (NumPy adds a mean's float16 values in float32). NumPy
+     * 2.4 and Dask 2022.12 both give these infinities (Dask a NaN for the thousand 100s in one block,
+     * where NumPy's infinity is kept here).
      */
     @Test
     void aFloat16VarianceOverflowsWhereNumPysDoes() {
