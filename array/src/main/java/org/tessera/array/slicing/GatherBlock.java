@@ -13,6 +13,7 @@ import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.index.Indexing;
+import org.tessera.ndarray.layout.Shapes;
 import org.tessera.ndarray.memory.Scratch;
 
 /**
@@ -50,9 +51,9 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
         for (int rest = 0; rest < restShape.length; rest++) {
             restShape[rest] = first.shape(order[axes.length + rest]);
         }
-        long pointCount = Arrays.stream(pointShape).reduce(1, Math::multiplyExact);
+        long pointCount = pointCount();
         NDArray flat;
-        if (axes.length == 1 && Arrays.stream(restShape).reduce(1, Math::multiplyExact) >= SLAB_COPY_MIN_ELEMENTS) {
+        if (axes.length == 1 && Shapes.size(restShape) >= SLAB_COPY_MIN_ELEMENTS) {
             // Every point is one of the inputs' slabs.
             flat = NDArray.empty(first.dtype(), concat(new long[] {pointCount}, restShape));
             for (int input = 0; input < blocks.size(); input++) {
@@ -127,9 +128,14 @@ record GatherBlock(int[] axes, long[][][] coordinates, long[][] positions, long[
                 || Scratch.holds(points.segment())) {
             return false;
         }
-        long pointCount = Arrays.stream(pointShape).reduce(1, Math::multiplyExact);
+        long pointCount = pointCount();
         // One input block: its points are all of this block's, in this block's order.
         return points.shape(0) == pointCount && within[0].length == pointCount && isRange(within[0], 0);
+    }
+
+    /** The number of this block's points. */
+    private long pointCount() {
+        return Shapes.size(pointShape);
     }
 
     /**
