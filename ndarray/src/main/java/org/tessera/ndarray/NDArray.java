@@ -119,6 +119,11 @@ public final class NDArray implements AnyArray<NDArray> {
         return contiguous(dtype, Order.C, shape, Memory::allocateNative);
     }
 
+    /** {@link #wrap(MemorySegment, long, long[], long[], DType, boolean)} of elements laid out contiguously in {@code order} from the segment's start. */
+    public static NDArray wrap(MemorySegment segment, long[] shape, DType dtype, Order order, boolean writeable) {
+        return wrap(segment, 0, shape, Strides.contiguous(shape, dtype.byteSize(), order), dtype, writeable);
+    }
+
     /**
      * An array over existing memory. The described elements must lie inside {@code segment};
      * a read-only segment gives a read-only array whatever {@code writeable} says.

@@ -22,7 +22,6 @@ import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.index.Index;
 import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.layout.Shapes;
-import org.tessera.ndarray.layout.Strides;
 import org.tessera.ndarray.linalg.Matmul;
 import org.tessera.ndarray.memory.NativeBuffers;
 import org.tessera.ndarray.memory.Scratch;
@@ -184,7 +183,7 @@ final class GroupedMatmul {
             if (bytes < NativeBuffers.MIN_BYTES) {
                 return NDArray.emptyBlock(dtype, Order.C, shape);
             }
-            return NDArray.wrap(memory.segment(bytes), 0, shape, Strides.contiguous(shape, dtype.byteSize(), Order.C), dtype, true);
+            return NDArray.wrap(memory.segment(bytes), shape, dtype, Order.C, true);
         }
 
         @Override

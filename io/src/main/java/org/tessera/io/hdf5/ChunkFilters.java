@@ -27,7 +27,7 @@ final class ChunkFilters {
     static final int SHUFFLE = 2;
 
     /** Stored and intermediate chunk bytes, kept between chunks. */
-    private static final IdleBuffers<byte[]> BUFFERS = IdleBuffers.arrays();
+    private static final IdleBuffers BUFFERS = IdleBuffers.arrays();
     private static final ValueLayout.OfLong LITTLE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private ChunkFilters() {

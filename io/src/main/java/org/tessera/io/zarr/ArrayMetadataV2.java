@@ -15,12 +15,12 @@ import org.tessera.io.codec.Blosc;
 import org.tessera.io.codec.ByteCodec;
 import org.tessera.io.codec.Crc32c;
 import org.tessera.io.codec.Gzip;
-import org.tessera.io.codec.IdleBuffers;
 import org.tessera.io.codec.Zlib;
 import org.tessera.io.codec.Zstd;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.layout.Order;
+import org.tessera.ndarray.memory.NativeBuffers;
 
 /**
  * The {@code .zarray} document of a Zarr v2 array. Filters are not supported (reading metadata
@@ -121,9 +121,6 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
         return compressor == null ? raw : compressor.encode(raw, dtype.byteSize());
     }
 
-    /** Native memory that {@link #encodeChunkInto} lays chunks out and compresses them in, kept between chunks. */
-    private static final IdleBuffers<MemorySegment> ENCODING = IdleBuffers.segments();
-
     /** What takes a chunk's encoded bytes, which it may use only until it returns. */
     @FunctionalInterface
     interface EncodedChunk {
@@ -145,25 +142,17 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
     void encodeChunkInto(NDArray chunk, EncodedChunk output) throws IOException {
         long raw = rawChunkBytes();
         long bound = compressor.encodedBound(raw);
-        // Both of one size, so either kind of use fits any buffer the pool holds.
-        MemorySegment encodedBuffer = ENCODING.borrow(bound);
-        MemorySegment rawBuffer = null;
-        try {
+        try (NativeBuffers.Lease memory = NativeBuffers.lease()) {
+            MemorySegment encodedBuffer = memory.segment(bound);
             MemorySegment rawBytes;
             if (chunk.dtype() == dtype && chunk.size() * dtype.byteSize() == raw && ChunkBytes.holdsBytes(chunk, endian.byteOrder(), order)) {
                 rawBytes = chunk.segment().asSlice(chunk.byteOffset(), raw);
             } else {
-                rawBuffer = ENCODING.borrow(bound);
-                rawBytes = rawBuffer.asSlice(0, raw);
+                rawBytes = memory.segment(raw);
                 ChunkBytes.encodeInto(chunk.dtype() == dtype ? chunk : chunk.astype(dtype), endian.byteOrder(), order, rawBytes);
             }
-            long encoded = compressor.encodeInto(rawBytes, dtype.byteSize(), encodedBuffer.asSlice(0, bound));
+            long encoded = compressor.encodeInto(rawBytes, dtype.byteSize(), encodedBuffer);
             output.write(encodedBuffer.asSlice(0, encoded));
-        } finally {
-            ENCODING.giveBack(encodedBuffer);
-            if (rawBuffer != null) {
-                ENCODING.giveBack(rawBuffer);
-            }
         }
     }
 
@@ -187,7 +176,7 @@ public record ArrayMetadataV2(long[] shape, long[] chunkShape, DType dtype, Endi
      * into memory first (a band of 256 rows of a 2048 x 2048 complex128 chunk: 8 MB instead of 64).
      */
     private NDArray rawRegion(MemorySegment bytes, long[] start, long[] regionShape) {
-        NDArray chunk = NDArray.wrap(bytes, 0, chunkShape, org.tessera.ndarray.layout.Strides.contiguous(chunkShape, dtype.byteSize(), order), dtype, false);
+        NDArray chunk = NDArray.wrap(bytes, chunkShape, dtype, order, false);
         NDArray region = NDArray.empty(dtype, regionShape);
         region.assign(ArrayMetadata.regionOf(chunk, start, regionShape));
         return region;

@@ -42,7 +42,7 @@ final class ChunkSlabs implements RegionSource.SlabReader {
      * each. A rechunk's new block reads rows of several stored blocks in one task (eight in R7), so
      * more are kept than a buffer per core.
      */
-    private static final IdleBuffers<byte[]> IDLE_WINDOWS = IdleBuffers.arrays(16 * Runtime.getRuntime().availableProcessors());
+    private static final IdleBuffers IDLE_WINDOWS = IdleBuffers.arrays(16 * Runtime.getRuntime().availableProcessors());
 
     private byte[] window = new byte[0];
     private Mapping mapping;

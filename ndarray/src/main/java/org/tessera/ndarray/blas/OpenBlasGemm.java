@@ -5,9 +5,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentLinkedDeque;
 
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.memory.NativeBuffers;
 import org.tessera.ndarray.parallel.Cores;
 
 /**
@@ -93,18 +93,17 @@ public final class OpenBlasGemm implements Gemm {
         // b.T @ b (as in A.T @ A) is symmetric: syrk computes one triangle, half the work, as NumPy's matmul does.
         // syrk adds into the upper triangle alone and copies it onto the lower one: an output it adds into must be symmetric already.
         OpenBlasLibrary.Binding symmetric = isTransposeOf(a, b) && (upperOnly || !add || Triangles.isSymmetric(out)) ? library.symmetricBinding(out.dtype()) : null;
-        Scratch scratch = Scratch.borrow();
-        try (Arena arena = Arena.ofConfined()) {
-            BlasOperand right = operand(b, arena, critical, scratch, 1);
-            BlasOperand left = symmetric == null ? operand(a, arena, critical, scratch, 0) : null;
+        try (Arena arena = Arena.ofConfined(); NativeBuffers.Lease memory = NativeBuffers.lease()) {
+            BlasOperand right = operand(b, arena, critical, memory);
+            BlasOperand left = symmetric == null ? operand(a, arena, critical, memory) : null;
             BlasOperand outLayout = describe(out);
             boolean rowMajor = outLayout != null && outLayout.transpose() == NO_TRANSPOSE;
             boolean inPlace = rowMajor && (critical || out.segment().isNative());
             long resultBytes = rowCount * columnCount * out.dtype().byteSize();
-            // A dense heap result is computed in pooled scratch memory and copied back in one piece.
+            // A dense heap result is computed in pooled native memory and copied back in one piece.
             boolean viaScratch = !inPlace && rowMajor && outLayout.leadingDimension() == Math.max(1, columnCount);
             Matrix target = inPlace ? out
-                    : viaScratch ? new Matrix(out.dtype(), scratch.segment(2, resultBytes), 0, rowCount, columnCount,
+                    : viaScratch ? new Matrix(out.dtype(), memory.segment(resultBytes), 0, rowCount, columnCount,
                             columnCount * out.dtype().byteSize(), out.dtype().byteSize())
                     : contiguous(out, arena);
             if (viaScratch && add) {
@@ -126,8 +125,6 @@ public final class OpenBlasGemm implements Gemm {
             } else if (target != out) {
                 Copies.copy(target, out);
             }
-        } finally {
-            scratch.giveBack();
         }
     }
 
@@ -214,11 +211,11 @@ public final class OpenBlasGemm implements Gemm {
     /**
      * The operand as BLAS can read it. Native memory is read in place, and so is heap memory in a
      * short critical call. A dense heap operand (row or column major) is copied byte for byte into
-     * pooled scratch memory, keeping its layout: a transposed block (A.T of A.T @ A) is passed
+     * pooled native memory ({@link NativeBuffers}), keeping its layout: a transposed block (A.T of A.T @ A) is passed
      * as {@code CblasTrans} instead of being transposed element by element. Any other layout is
      * copied to row major.
      */
-    private static BlasOperand operand(Matrix matrix, Arena arena, boolean critical, Scratch scratch, int slot) {
+    private static BlasOperand operand(Matrix matrix, Arena arena, boolean critical, NativeBuffers.Lease memory) {
         BlasOperand described = describe(matrix);
         if (described != null && (critical || matrix.segment().isNative())) {
             return described;
@@ -226,7 +223,7 @@ public final class OpenBlasGemm implements Gemm {
         long lineLength = described == null ? 0 : described.transpose() == NO_TRANSPOSE ? matrix.columnCount() : matrix.rowCount();
         if (described != null && described.leadingDimension() == Math.max(1, lineLength)) {
             long bytes = matrix.rowCount() * matrix.columnCount() * matrix.dtype().byteSize();
-            MemorySegment copy = scratch.segment(slot, bytes);
+            MemorySegment copy = memory.segment(bytes);
             copy(matrix.segment(), matrix.byteOffset(), copy, 0, bytes);
             return new BlasOperand(copy, described.transpose(), described.leadingDimension());
         }
@@ -238,43 +235,6 @@ public final class OpenBlasGemm implements Gemm {
         long words = bytes / Long.BYTES;
         Cores.forRanges(words, (from, to) -> MemorySegment.copy(source, sourceOffset + from * Long.BYTES, target,
                 targetOffset + from * Long.BYTES, to == words ? bytes - from * Long.BYTES : (to - from) * Long.BYTES));
-    }
-
-    /** Operands above this many bytes get memory of their own, not kept after the call. */
-    private static final long SCRATCH_LIMIT = 256L << 20;
-
-    /**
-     * Native memory for the copies of heap operands, kept between calls. Reusing it spares the page
-     * faults of fresh memory on every call (the allocator maps large blocks anew each time), which
-     * on this machine cost more than the copies themselves. A pool rather than one per thread: the
-     * threaded scheduler starts new worker threads for every computation, and per-thread memory
-     * would be faulted in again each time. The last one given back is lent first, its pages warm.
-     */
-    private static final class Scratch {
-        private static final ConcurrentLinkedDeque<Scratch> POOL = new ConcurrentLinkedDeque<>();
-
-        /** Left operand, right operand, result. */
-        private final MemorySegment[] segments = new MemorySegment[3];
-
-        static Scratch borrow() {
-            Scratch pooled = POOL.pollFirst();
-            return pooled != null ? pooled : new Scratch();
-        }
-
-        void giveBack() {
-            POOL.offerFirst(this);
-        }
-
-        MemorySegment segment(int slot, long bytes) {
-            if (bytes > SCRATCH_LIMIT) {
-                // Memory of its own for one call: the arena's, which counts against the JVM's limit on native memory.
-                return org.tessera.ndarray.memory.Memory.allocateNative(bytes);
-            }
-            if (segments[slot] == null || segments[slot].byteSize() < bytes) {
-                segments[slot] = org.tessera.ndarray.memory.Memory.allocateNativeHuge(bytes);
-            }
-            return segments[slot].asSlice(0, bytes);
-        }
     }
 
     /**

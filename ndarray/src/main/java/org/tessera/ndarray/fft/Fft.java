@@ -10,7 +10,6 @@ import org.tessera.ndarray.iteration.OffsetWalk;
 import org.tessera.ndarray.iteration.Operand;
 import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.layout.Shapes;
-import org.tessera.ndarray.layout.Strides;
 
 /**
  * NumPy 2's {@code numpy.fft} on {@link NDArray}: {@code fft}, {@code ifft}, {@code rfft},
@@ -298,7 +297,7 @@ public final class Fft {
                 && 2 * outSize <= Integer.MAX_VALUE - 8;
         double[] storage = inPlace ? new double[(int) (2 * outSize)] : null;
         NDArray out = inPlace
-                ? NDArray.wrap(MemorySegment.ofArray(storage), 0, outShape, Strides.contiguous(outShape, outType.byteSize(), Order.C), outType, true)
+                ? NDArray.wrap(MemorySegment.ofArray(storage), outShape, outType, Order.C, true)
                 : NDArray.empty(outType, outShape);
         if (outSize == 0) {
             return out;

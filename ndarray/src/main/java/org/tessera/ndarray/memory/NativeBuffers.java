@@ -8,8 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Native memory for the arrays a task hands to native code many times over, such as the operands
- * of a run of block products and the sum BLAS adds them into. BLAS reads and writes native memory
+ * Native memory for the arrays a task hands to native code: the operands of a run of block
+ * products and the sum BLAS adds them into, the native copies of heap operands a single product
+ * is given, the buffers a codec lays a chunk out and compresses it in. One pool for all of them,
+ * so that what waits idle is bounded once for the process. BLAS reads and writes native memory
  * where it lies; heap arrays it is given are copied to native memory and back around every call
  * (four copies of 32 MB for each 2000 x 2000 float64 product added into a sum). The buffers are
  * kept between tasks: fresh memory costs a page fault per page, which a virtual machine that hands

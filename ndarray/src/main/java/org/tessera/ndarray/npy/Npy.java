@@ -21,7 +21,6 @@ import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.layout.Order;
 import org.tessera.ndarray.layout.Shapes;
-import org.tessera.ndarray.layout.Strides;
 
 /**
  * NumPy's {@code .npy} format: read into memory, write, and memory-map. Arrays in memory are in
@@ -127,8 +126,7 @@ public final class Npy {
                         + Shapes.format(shape) + " of " + header.dtype() + ", found " + (channel.size() - header.dataOffset()));
             }
             MemorySegment mapped = channel.map(mode, header.dataOffset(), byteSize, Arena.ofAuto());
-            long[] strides = Strides.contiguous(shape, header.dtype().byteSize(), header.fortranOrder() ? Order.F : Order.C);
-            return NDArray.wrap(mapped, 0, shape, strides, header.dtype(), mode != FileChannel.MapMode.READ_ONLY);
+            return NDArray.wrap(mapped, shape, header.dtype(), header.fortranOrder() ? Order.F : Order.C, mode != FileChannel.MapMode.READ_ONLY);
         }
     }
 
