@@ -256,19 +256,33 @@ public final class Kinds {
         }
 
         /**
-         * A variance computed in float16 as NumPy computes it: NumPy adds a float16 variance's
-         * values, and then its squared deviations, each sum rounded to float16 at its end, so where
-         * either passes float16's range (65504: values of 100 a thousand times, two values 400
-         * apart) its variance is infinite; the moments here are added in float64, accurately.
-         * Caught by the chained properties: the standard deviation of float16 [e, e^11] (59872),
-         * 42336 against NumPy's and Dask's infinity. A NaN (an infinity among the values) stays.
+         * NumPy adds a float16 or float32 array's values in a float of their own width (a float16
+         * mean's in float32), and a variance's squared deviations too, each sum rounded at its end;
+         * the moments here are added in float64, accurately. Where NumPy's sum passes its float's
+         * range, its result is infinite: the mean of float32 values of 3e38 (Dask's too), the
+         * variance of a thousand float16 100s (65504 is float16's largest), of float16 values 400
+         * apart, or of a thousand float32 1e36s. Found by the chained properties: the standard
+         * deviation of float16 [e, e^11] (59872), 42336 against NumPy's and Dask's infinity. Where
+         * the total of the values, or the sum of squared deviations, rounds to infinity in that
+         * float, the result is NumPy's: the mean the rounded total divided by the count (signed),
+         * the variance infinite. A NaN (an infinity among the values) stays. A sum NumPy passes
+         * through an overflow on its way to a total in range (3e38 + 3e38 - 3e38) is not caught;
+         * nor are complex64 values, whose moments stay accurate.
          */
-        private static NDArray overflowingInHalf(NDArray[] combined, NDArray variance) {
-            NDArray total = Ufuncs.MULTIPLY.apply(combined[0], combined[1]).astype(DType.FLOAT16);
-            NDArray squares = combined[2].astype(DType.FLOAT16);
+        private NDArray asNumPyOverflows(NDArray[] combined, NDArray result) {
+            DType accumulator = order == 1 && dtype == DType.FLOAT16 ? DType.FLOAT32 : dtype;
+            if ((accumulator != DType.FLOAT16 && accumulator != DType.FLOAT32) || combined[1].dtype().isComplex()) {
+                return result;
+            }
+            NDArray total = Ufuncs.MULTIPLY.apply(combined[0], combined[1]).astype(accumulator);
+            NDArray notNan = Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(result));
+            if (order == 1) {
+                NDArray overflows = Ufuncs.LOGICAL_AND.apply(Ufuncs.ISINF.apply(total), notNan);
+                return NDArrays.where(overflows, Ufuncs.TRUE_DIVIDE.apply(total.astype(result.dtype()), combined[0]), result);
+            }
+            NDArray squares = combined[2].astype(accumulator);
             NDArray overflows = Ufuncs.LOGICAL_OR.apply(Ufuncs.ISINF.apply(total), Ufuncs.ISINF.apply(squares));
-            NDArray infinite = Ufuncs.LOGICAL_AND.apply(overflows, Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(variance)));
-            return NDArrays.where(infinite, Double.POSITIVE_INFINITY, variance);
+            return NDArrays.where(Ufuncs.LOGICAL_AND.apply(overflows, notNan), Double.POSITIVE_INFINITY, result);
         }
 
         /** The sum of the blocks' terms, leaving out the blocks with no values (a NaN that only those make). */
@@ -281,8 +295,8 @@ public final class Kinds {
             NDArray[] combined = combine(joined, axes);
             NDArray result = order == 1 ? combined[1]
                     : Ufuncs.TRUE_DIVIDE.apply(combined[2], Ufuncs.MAXIMUM.apply(Ufuncs.SUBTRACT.apply(combined[0], (double) ddof), 0.0));
-            if (order > 1 && dtype == DType.FLOAT16) {
-                result = overflowingInHalf(combined, result);
+            if (dtype != null) {
+                result = asNumPyOverflows(combined, result);
             }
             if (order == 3) {
                 result = Ufuncs.SQRT.apply(result);

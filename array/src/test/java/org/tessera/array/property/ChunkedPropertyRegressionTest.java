@@ -460,4 +460,48 @@ class ChunkedPropertyRegressionTest {
             assertEquals(DType.FLOAT16, chunked(near, blocks).var().compute().dtype());
         }
     }
+
+    /**
+     * NumPy adds float32 values in float32: where the total passes 3.4e38, the mean is infinite
+     * (signed) and the variance too. The chunked moments add in float64 and gave 3e38 for the mean
+     * of float32 3e38s and 0 for the variance of a thousand 1e36s. Values as NumPy 2.4 gives them
+     * (Dask 2022.12 agrees on the means).
+     */
+    @Test
+    void aFloat32MeanAndVarianceOverflowWhereNumPysDo() {
+        NDArray big = NDArrays.full(DType.FLOAT32, 3e38, 2);
+        NDArray negative = NDArrays.full(DType.FLOAT32, -3e38, 2);
+        NDArray apart = NDArray.zeros(DType.FLOAT32, 2);
+        apart.setDouble(4e19, 1);
+        NDArray inRange = NDArray.zeros(DType.FLOAT32, 2);
+        inRange.setDouble(2e19, 1);
+        NDArray withNan = NDArrays.full(DType.FLOAT32, 3e38, 3);
+        withNan.setDouble(Double.NaN, 2);
+        for (long[] blocks : List.of(new long[] {2}, new long[] {1, 1})) {
+            assertEquals(Double.POSITIVE_INFINITY, chunked(big, blocks).mean().compute().getDouble(), "mean of 3e38s in " + blocks.length);
+            assertEquals(Double.NEGATIVE_INFINITY, chunked(negative, blocks).mean().compute().getDouble(), "mean of -3e38s in " + blocks.length);
+            assertEquals(Double.POSITIVE_INFINITY, chunked(apart, blocks).var().compute().getDouble(), "var of 0, 4e19 in " + blocks.length);
+            assertEquals(Double.POSITIVE_INFINITY, chunked(apart, blocks).std(1).compute().getDouble(), "std of 0, 4e19 in " + blocks.length);
+            assertEquals(1e38, chunked(inRange, blocks).var().compute().getDouble(), 1e32, "var of 0, 2e19 in " + blocks.length);
+            assertEquals(DType.FLOAT32, chunked(inRange, blocks).var().compute().dtype());
+        }
+        for (long[] blocks : List.of(new long[] {3}, new long[] {1, 1, 1})) {
+            assertTrue(Double.isNaN(chunked(withNan, blocks).mean().compute().getDouble()), "a NaN among 3e38s stays in " + blocks.length);
+            assertEquals(Double.POSITIVE_INFINITY, chunked(withNan, blocks).nanmean().compute().getDouble(), "nanmean of 3e38s in " + blocks.length);
+        }
+        NDArray thousand = NDArrays.full(DType.FLOAT32, 1e36, 1000);
+        long[] hundreds = {100, 100, 100, 100, 100, 100, 100, 100, 100, 100};
+        assertEquals(Double.POSITIVE_INFINITY, chunked(thousand, hundreds).var().compute().getDouble(), "var of a thousand 1e36s");
+        assertEquals(Double.POSITIVE_INFINITY, chunked(thousand, hundreds).mean().compute().getDouble(), "their mean");
+        // Row by row: the first row's total overflows, the columns' do not.
+        NDArray rows = NDArrays.full(DType.FLOAT32, 3e38, 2, 3);
+        rows.slice(0, 1, 1, 1).fill(1.0);
+        NDArray byRow = chunked(rows, new long[] {1, 1}, new long[] {1, 2}).mean(1).compute();
+        assertEquals(Double.POSITIVE_INFINITY, byRow.getDouble(0));
+        assertEquals(1.0, byRow.getDouble(1));
+        NDArray byColumn = chunked(rows, new long[] {1, 1}, new long[] {1, 2}).mean(0).compute();
+        for (long column = 0; column < 3; column++) {
+            assertEquals(1.5e38, byColumn.getDouble(column), 1e32, "column " + column);
+        }
+    }
 }
