@@ -211,9 +211,9 @@ public final class OpenBlasGemm implements Gemm {
     /**
      * The operand as BLAS can read it. Native memory is read in place, and so is heap memory in a
      * short critical call. A dense heap operand (row or column major) is copied byte for byte into
-     * pooled native memory ({@link NativeBuffers}), keeping its layout: a transposed block (A.T of A.T @ A) is passed
-     * as {@code CblasTrans} instead of being transposed element by element. Any other layout is
-     * copied to row major.
+     * pooled native memory ({@link NativeBuffers}), keeping its layout: a transposed block (A.T of
+     * A.T @ A) is passed as {@code CblasTrans} instead of being transposed element by element. Any
+     * other layout is copied to row major.
      */
     private static BlasOperand operand(Matrix matrix, Arena arena, boolean critical, NativeBuffers.Lease memory) {
         BlasOperand described = describe(matrix);
