@@ -249,9 +249,10 @@ public final class VectorApiMath implements VectorMath {
      * bits, the low 52 (bits 11 to 62 of the lane) go into the mantissa of 0.5, which makes the
      * double {@code 0.5 + low * 2^-53}; that is the value when the top bit is set, and is 0.5 too
      * much when it is clear, so -0.5 (or +0.0) is added, chosen by the top bit with integer operations
-     * alone (AVX2 has no 64-bit arithmetic shift). The subtraction is exact: both terms lie within a
-     * factor of two of each other. Seven lane operations where splitting the bits into two doubles
-     * and scaling each took ten: 0.79 against 1.03 ns a value at AVX2 on a Zen 4, 2026-11-28.
+     * alone (AVX2 has no 64-bit arithmetic shift). The sum is exact: where -0.5 is added, the two
+     * terms lie within a factor of two of each other. Seven lane operations where splitting the bits
+     * into two doubles and scaling each took ten: 0.79 against 1.03 ns a value at AVX2 on a Zen 4,
+     * 2026-11-28.
      */
     private static DoubleVector unitInterval(LongVector z) {
         if (CONVERTS_LONGS) {

@@ -334,7 +334,7 @@ class VectorApiMathTest {
             largest = Math.max(largest, expected);
         }
         assertTrue(smallest < 1e-4 && largest > 1 - 1e-4, "the counters reach both ends of [0, 1): " + smallest + ", " + largest);
-        // The finaliser maps 0 to 0, whose double is +0.0, not the -0.0 a wrong sign of the correction would give.
+        // The finaliser maps 0 to 0: an empty mantissa, from which the correction takes the whole 0.5 away, to +0.0.
         long[] zero = new long[count];
         assertTrue(vector.splitMixUniform(0, new long[count], count, MemorySegment.ofArray(zero), 0));
         assertEquals(Double.doubleToRawLongBits(0.0), zero[0], "the counter 0");
