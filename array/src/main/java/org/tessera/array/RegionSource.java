@@ -66,6 +66,21 @@ public interface RegionSource {
         NDArray slab(long firstRow, long rows);
 
         /**
+         * Writes the box of the region at {@code start} of {@code target}'s shape into
+         * {@code target}: rows {@code [start[0], start[0] + target.shape(0))}, and on each other
+         * axis from {@code start} on. A reader that decodes straight into the target (a rechunk
+         * writing the rows of eight stored chunks into its new block) needs no slab between; the
+         * default copies a slab in.
+         */
+        default void slabInto(long[] start, NDArray target) {
+            NDArray box = slab(start[0], target.shape(0));
+            for (int axis = 1; axis < start.length; axis++) {
+                box = box.slice(axis, start[axis], 1, target.shape(axis));
+            }
+            target.assign(box);
+        }
+
+        /**
          * Rows {@code rows} (increasing) of the region, all of its other axes, stacked in that order
          * as a new array: what a gather of scattered rows asks, which a stored chunk serves in one
          * pass (mapped once, each codec piece decoded once) where a slab per row would map it anew.

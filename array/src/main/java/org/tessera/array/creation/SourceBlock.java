@@ -36,22 +36,52 @@ final class SourceBlock implements DeferredBlock {
 
     @Override
     public NDArray part(long[] partStart, long[] partShape) throws Exception {
+        Optional<RegionSource.SlabReader> reader = slabReader(partShape);
+        if (reader.isPresent()) {
+            NDArray slab = reader.get().slab(partStart[0], partShape[0]);
+            closeOnceRead(reader.get());
+            return box(slab, 1, partStart, partShape);
+        }
+        keepWhole();
+        return box(whole, 0, partStart, partShape);
+    }
+
+    /**
+     * The part decoded straight into {@code target} where it comes from a slab: a rechunk's new
+     * block takes the rows of each stored block it spans so, with no slab array between (R7 held
+     * eight 4 MB slabs a task beyond its plan, and copied every byte twice).
+     */
+    @Override
+    public void partInto(long[] partStart, NDArray target) throws Exception {
+        Optional<RegionSource.SlabReader> reader = slabReader(target.shape());
+        if (reader.isPresent()) {
+            reader.get().slabInto(partStart, target);
+            closeOnceRead(reader.get());
+            return;
+        }
+        keepWhole();
+        target.assign(box(whole, 0, partStart, target.shape()));
+    }
+
+    /** The slab reader that serves a box of {@code partShape}, counting its rows as read; empty where the box comes from the whole block. */
+    private Optional<RegionSource.SlabReader> slabReader(long[] partShape) {
         if (whole == null && partShape.length > 0 && partShape[0] < shape[0] && slabRows < shape[0]) {
             if (slabs == null) {
                 openSlabs();
             }
             if (slabs.isPresent()) {
                 slabRows += partShape[0];
-                NDArray slab = slabs.get().slab(partStart[0], partShape[0]);
-                if (slabRows >= shape[0]) {
-                    // As many rows as the block has: a reader that pulled it through in strips is done with it.
-                    slabs.get().close();
-                }
-                return box(slab, 1, partStart, partShape);
+                return slabs;
             }
         }
-        keepWhole();
-        return box(whole, 0, partStart, partShape);
+        return Optional.empty();
+    }
+
+    /** Closes the reader once the slabs asked add up to the block's rows: a reader that pulled it through in strips is done with it. */
+    private void closeOnceRead(RegionSource.SlabReader reader) {
+        if (slabRows >= shape[0]) {
+            reader.close();
+        }
     }
 
     /** Scattered rows of a block not read whole come from the source in one pass (a stored chunk mapped once). */

@@ -87,34 +87,116 @@ final class ChunkSlabs implements RegionSource.SlabReader {
 
     @Override
     public NDArray slab(long firstRow, long rows) {
+        requireRows(firstRow, rows);
+        long[] slabShape = metadata.chunkShape();
+        slabShape[0] = rows;
+        NDArray[] slab = new NDArray[1];
+        readRows(firstRow, rows, stored -> {
+            if (stored.isEmpty()) {
+                slab[0] = metadata.fillValue().fill(slabShape);
+            } else {
+                slab[0] = NDArray.empty(metadata.dtype(), slabShape);
+                copyRun(stored.get(), (inChunkStart[0] + firstRow) * rowBytes, slab[0].segment().asSlice(slab[0].byteOffset(), rows * rowBytes));
+            }
+        });
+        return withinRegion(slab[0]);
+    }
+
+    /**
+     * Decodes the box straight into {@code target} where each of its rows is one run of the
+     * chunk's bytes and of the target's (every axis after the second whole in both), the rows one
+     * run where both are consecutive; any other box through a slab.
+     */
+    @Override
+    public void slabInto(long[] start, NDArray target) {
+        long rows = target.shape(0);
+        requireRows(start[0], rows);
+        for (int axis = 1; axis < start.length; axis++) {
+            if (start[axis] < 0 || start[axis] + target.shape(axis) > regionShape[axis]) {
+                throw new IndexOutOfBoundsException("a box of shape " + Arrays.toString(target.shape()) + " at " + Arrays.toString(start)
+                        + " is outside the region of shape " + Arrays.toString(regionShape) + " read from " + where());
+            }
+        }
+        long innerBytes = wholeInnerBytes(start, target);
+        if (innerBytes < 0 || target.dtype() != metadata.dtype() || !rowsAreRuns(target)) {
+            RegionSource.SlabReader.super.slabInto(start, target);
+            return;
+        }
+        boolean oneAxis = target.ndim() == 1;
+        long runBytes = oneAxis ? rows * innerBytes : target.shape(1) * innerBytes;
+        long firstRun = (inChunkStart[0] + start[0]) * rowBytes + (oneAxis ? 0 : (inChunkStart[1] + start[1]) * innerBytes);
+        long runs = oneAxis ? 1 : rows;
+        long targetStride = oneAxis ? 0 : target.byteStride(0);
+        boolean consecutive = runs == 1 || runBytes == rowBytes && targetStride == runBytes;
+        readRows(start[0], rows, stored -> {
+            if (stored.isEmpty()) {
+                target.assign(metadata.fillValue().fill(target.shape()));
+            } else if (consecutive) {
+                copyRun(stored.get(), firstRun, target.segment().asSlice(target.byteOffset(), runs * runBytes));
+            } else {
+                for (long run = 0; run < runs; run++) {
+                    copyRun(stored.get(), firstRun + run * rowBytes, target.segment().asSlice(target.byteOffset() + run * targetStride, runBytes));
+                }
+            }
+        });
+    }
+
+    /**
+     * The bytes of one element of the box's second axis (of its first, for one axis), where the box
+     * takes every axis after its second whole from the chunk, so each of its rows is one run of the
+     * chunk's bytes; -1 where it does not.
+     */
+    private long wholeInnerBytes(long[] start, NDArray target) {
+        long[] chunkShape = metadata.chunkShape();
+        long bytes = metadata.dtype().byteSize();
+        for (int axis = chunkShape.length - 1; axis >= 2; axis--) {
+            if (inChunkStart[axis] + start[axis] != 0 || target.shape(axis) != chunkShape[axis]) {
+                return -1;
+            }
+            bytes *= chunkShape[axis];
+        }
+        return bytes;
+    }
+
+    /** Whether each of the target's rows (its axes after the first) is one run of consecutive bytes; a one-axis target must be one run whole. */
+    private static boolean rowsAreRuns(NDArray target) {
+        int first = target.ndim() == 1 ? 0 : 1;
+        long expected = target.dtype().byteSize();
+        for (int axis = target.ndim() - 1; axis >= first; axis--) {
+            if (target.shape(axis) > 1 && target.byteStride(axis) != expected) {
+                return false;
+            }
+            expected *= target.shape(axis);
+        }
+        return true;
+    }
+
+    private void requireRows(long firstRow, long rows) {
         if (firstRow < 0 || rows < 0 || firstRow + rows > regionShape[0]) {
             throw new IndexOutOfBoundsException("rows " + firstRow + " to " + (firstRow + rows) + " are outside the " + regionShape[0]
                     + " rows of the region read from " + where());
         }
-        long[] slabShape = metadata.chunkShape();
-        slabShape[0] = rows;
-        long from = (inChunkStart[0] + firstRow) * rowBytes;
-        long size = rows * rowBytes;
-        NDArray slab;
-        // A slab that goes on from the last one keeps the chunk mapped for the next; any other slab (the first, a
-        // ghost row, a gathered one) maps it for itself alone, so a reader that is dropped half-read holds nothing.
-        // From a remote store the first slab starts the run too: reading the chunk again would cost a request.
+    }
+
+    /** What a read of rows does with the chunk's stored bytes, empty where the chunk is missing. */
+    private interface RowsRead {
+        void accept(Optional<MemorySegment> stored) throws IOException;
+    }
+
+    /**
+     * Hands {@code read} the chunk's stored bytes for rows {@code [firstRow, firstRow + rows)}. A
+     * read that goes on from the last one keeps the chunk mapped for the next; any other (the
+     * first, a ghost row, a gathered one) maps it for itself alone, so a reader that is dropped
+     * half-read holds nothing. From a remote store the first read starts the run too: reading the
+     * chunk again would cost a request.
+     */
+    private void readRows(long firstRow, long rows, RowsRead read) {
         boolean continuing = firstRow == nextRow && (firstRow > 0 || store.isRemote());
         if (!continuing) {
             unmap();
         }
         try (Arena alone = continuing ? null : Arena.ofConfined()) {
-            Optional<MemorySegment> stored = continuing ? stored() : store.map(key, alone);
-            if (stored.isEmpty()) {
-                slab = metadata.fillValue().fill(slabShape);
-            } else {
-                slab = NDArray.empty(metadata.dtype(), slabShape);
-                MemorySegment target = slab.segment().asSlice(slab.byteOffset(), size);
-                copyDecoded(stored.get(), from, target);
-                if (metadata.endian().byteOrder() == ByteOrder.BIG_ENDIAN) {
-                    ChunkBytes.swap(target, metadata.dtype().realType().byteSize());
-                }
-            }
+            read.accept(continuing ? stored() : store.map(key, alone));
         } catch (IOException failure) {
             throw new UncheckedIOException(where() + ": cannot read rows " + firstRow + " to " + (firstRow + rows) + ": " + failure.getMessage(), failure);
         }
@@ -122,7 +204,14 @@ final class ChunkSlabs implements RegionSource.SlabReader {
         if (nextRow == regionShape[0]) {
             close();
         }
-        return withinRegion(slab);
+    }
+
+    /** Decoded bytes {@code [from, from + target.byteSize())} of the chunk into {@code target}, in the platform's byte order. */
+    private void copyRun(MemorySegment stored, long from, MemorySegment target) throws IOException {
+        copyDecoded(stored, from, target);
+        if (metadata.endian().byteOrder() == ByteOrder.BIG_ENDIAN) {
+            ChunkBytes.swap(target, metadata.dtype().realType().byteSize());
+        }
     }
 
     /** Scattered rows in one pass: the chunk mapped once for all of them, each codec piece decoded once, then let go. */
@@ -224,6 +313,10 @@ final class ChunkSlabs implements RegionSource.SlabReader {
     private void copyDecoded(MemorySegment stored, long from, MemorySegment target) throws IOException {
         ByteCodec codec = metadata.compressor();
         long to = from + target.byteSize();
+        if (from < 0 || to > chunkBytes) {
+            // The window below would never reach bytes past the chunk's end.
+            throw new IndexOutOfBoundsException(where() + ": bytes " + from + " to " + to + " are outside the chunk's " + chunkBytes);
+        }
         if (codec == null) {
             if (stored.byteSize() != chunkBytes) {
                 throw new ZarrFormatException(where() + ": holds " + stored.byteSize() + " bytes, but an uncompressed chunk of shape "

@@ -42,7 +42,8 @@ class ChunkSlabsTest {
     Path directory;
 
     private ZarrArray write(String name, ArrayMetadataV2 metadata) throws Exception {
-        ChunkedArray values = Creation.random(11, Creation.Distribution.UNIFORM, metadata.shape(), ChunkSpec.of(CHUNKS));
+        long[] blocks = metadata.shape().length == CHUNKS.length ? CHUNKS : metadata.chunkShape();
+        ChunkedArray values = Creation.random(11, Creation.Distribution.UNIFORM, metadata.shape(), ChunkSpec.of(blocks));
         DirectoryStore store = DirectoryStore.open(directory.resolve(name));
         Zarr.toZarr(values, store, "", metadata, StoreOptions.defaults());
         return ZarrArray.open(store, "");
@@ -94,6 +95,76 @@ class ChunkSlabsTest {
     void rawAndBigEndianSlabsHoldTheRowsOfTheRegion() throws Exception {
         assertEveryRegionMatches(write("raw", defaults().withCompressor(null)));
         assertEveryRegionMatches(write("big", defaults().withCompressor(null).withEndian(Endian.BIG)));
+    }
+
+    /**
+     * The box at {@code boxStart} of {@code boxShape} of a region, decoded into a target of its
+     * own, into a window of a wider array (rows apart, as a rechunk's new block is) and into a
+     * transposed view (columns apart: through a slab), equals that box of the region's whole read;
+     * the wider array keeps its zeros around the window.
+     */
+    private static void assertSlabIntoMatches(ZarrArray array, long[] start, long[] shape, long[] boxStart, long[] boxShape) {
+        NDArray box = array.read(start, shape);
+        for (int axis = 0; axis < boxShape.length; axis++) {
+            box = box.slice(axis, boxStart[axis], 1, boxShape[axis]);
+        }
+        String where = "box " + Arrays.toString(boxStart) + " of " + Arrays.toString(boxShape) + " in region " + Arrays.toString(start);
+        NDArray own = NDArray.zeros(DType.FLOAT64, boxShape);
+        array.slabs(start, shape).orElseThrow().slabInto(boxStart, own);
+        assertArrayEquals(values(box), values(own), where + ", a target of its own");
+        long[] widerShape = boxShape.clone();
+        widerShape[boxShape.length - 1] += 30;
+        NDArray wider = NDArray.zeros(DType.FLOAT64, widerShape);
+        NDArray window = wider.slice(boxShape.length - 1, 10, 1, boxShape[boxShape.length - 1]);
+        array.slabs(start, shape).orElseThrow().slabInto(boxStart, window);
+        assertArrayEquals(values(box), values(window), where + ", a window");
+        window.assign(NDArray.zeros(DType.FLOAT64, boxShape));
+        assertArrayEquals(new double[(int) wider.size()], values(wider), where + ": the window's neighbours were written");
+        if (boxShape.length == 2) {
+            NDArray transposed = NDArray.zeros(DType.FLOAT64, boxShape[1], boxShape[0]).transpose();
+            array.slabs(start, shape).orElseThrow().slabInto(boxStart, transposed);
+            assertArrayEquals(values(box), values(transposed), where + ", a transposed target");
+        }
+    }
+
+    private static void assertEveryBoxMatches(ZarrArray array) {
+        assertSlabIntoMatches(array, new long[] {0, 0}, new long[] {600, 250}, new long[] {37, 0}, new long[] {120, 250});
+        assertSlabIntoMatches(array, new long[] {0, 0}, new long[] {600, 250}, new long[] {0, 0}, new long[] {600, 250});
+        // Part of the region's columns, in an edge chunk, and in a region that starts inside its chunk.
+        assertSlabIntoMatches(array, new long[] {600, 250}, new long[] {600, 250}, new long[] {300, 17}, new long[] {1, 200});
+        assertSlabIntoMatches(array, new long[] {1200, 500}, new long[] {100, 200}, new long[] {5, 100}, new long[] {90, 100});
+        assertSlabIntoMatches(array, new long[] {613, 260}, new long[] {500, 120}, new long[] {64, 3}, new long[] {400, 117});
+    }
+
+    @Test
+    void slabsDecodedIntoATargetHoldTheBoxOfTheRegion() throws Exception {
+        assertEveryBoxMatches(write("into-raw", defaults().withCompressor(null)));
+        assertEveryBoxMatches(write("into-big", defaults().withCompressor(null).withEndian(Endian.BIG)));
+        if (Blosc.defaults().decodesRanges()) {
+            assertEveryBoxMatches(write("into-blosc", defaults()));
+        }
+        // One axis (each row an element), and three: a box whole on the last axis decodes straight in, any other through a slab.
+        ZarrArray line = write("into-line", ArrayMetadataV2.of(new long[] {5000}, new long[] {1200}, DType.FLOAT64));
+        assertSlabIntoMatches(line, new long[] {2400}, new long[] {1200}, new long[] {100}, new long[] {900});
+        ZarrArray cube = write("into-cube", ArrayMetadataV2.of(new long[] {40, 30, 20}, new long[] {16, 10, 20}, DType.FLOAT64));
+        assertSlabIntoMatches(cube, new long[] {16, 10, 0}, new long[] {16, 10, 20}, new long[] {3, 2, 0}, new long[] {10, 7, 20});
+        assertSlabIntoMatches(cube, new long[] {16, 10, 0}, new long[] {16, 10, 20}, new long[] {3, 2, 5}, new long[] {10, 7, 12});
+    }
+
+    @Test
+    void aBoxIntoATargetFromAMissingChunkIsTheFillValueAndOneOutsideIsRefused() throws Exception {
+        ZarrArray array = write("into-missing", defaults().withFillValue(FillValue.of(DType.FLOAT64, 2.5)));
+        Files.delete(directory.resolve("into-missing").resolve("1.1"));
+        NDArray target = NDArray.zeros(DType.FLOAT64, 5, 100);
+        array.slabs(new long[] {600, 250}, new long[] {600, 250}).orElseThrow().slabInto(new long[] {10, 20}, target);
+        double[] expected = new double[5 * 100];
+        Arrays.fill(expected, 2.5);
+        assertArrayEquals(expected, values(target));
+        RegionSource.SlabReader slabs = array.slabs(new long[] {0, 0}, new long[] {600, 250}).orElseThrow();
+        IndexOutOfBoundsException outside = assertThrows(IndexOutOfBoundsException.class, () -> slabs.slabInto(new long[] {0, 200}, target));
+        assertTrue(outside.getMessage().contains("[5, 100]") && outside.getMessage().contains("[0, 200]") && outside.getMessage().contains("into-missing"),
+                outside.getMessage());
+        assertThrows(IndexOutOfBoundsException.class, () -> slabs.slabInto(new long[] {598, 0}, target));
     }
 
     @Test

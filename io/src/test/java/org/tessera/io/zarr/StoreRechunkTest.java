@@ -74,6 +74,43 @@ class StoreRechunkTest {
         assertTrue(report.statistics().peakResultBytes() <= 2 * plan.taskBytes(), report.statistics() + " against " + plan);
     }
 
+    /**
+     * A rechunk to row bands stored into new chunks (R7's shape, small): each new block takes rows
+     * of four stored chunks, decoded straight into it, and the computation measures within the
+     * plan made before it ran (with a slab of each stored chunk between, R7 measured 1.5 times
+     * its plan), raw chunks and Blosc's alike.
+     */
+    @Test
+    void rowsOfStoredChunksGoStraightIntoEachNewBlockWithinThePlan() throws IOException {
+        ChunkedArray values = Creation.random(6, Creation.Distribution.UNIFORM, new long[] {800, 800}, ChunkSpec.of(200, 200));
+        java.util.List<ArrayMetadataV2> kinds = new java.util.ArrayList<>(java.util.List.of(
+                ArrayMetadataV2.of(values.shape(), new long[] {200, 200}, values.dtype()).withCompressor(null)));
+        if (org.tessera.io.codec.Blosc.defaults().decodesRanges()) {
+            kinds.add(ArrayMetadataV2.of(values.shape(), new long[] {200, 200}, values.dtype()));
+        }
+        for (ArrayMetadataV2 kind : kinds) {
+            MemoryStore store = new MemoryStore();
+            Zarr.toZarr(values, store, "square", kind, StoreOptions.defaults());
+            // Under a limit that four stored chunks and a band exceed, so each band's task reads its rows of the chunks itself.
+            ChunkedArray bands = Zarr.fromZarr(ZarrArray.open(store, "square"))
+                    .rechunk(org.tessera.array.chunks.Chunks.regular(values.shape(), new long[] {50, 800}), 1_000_000);
+            assertEquals(java.util.Set.of(bands.name()), bands.graph().layers().keySet().stream().filter(name -> name.startsWith("rechunk")).collect(
+                    java.util.stream.Collectors.toSet()), "one rechunk step: " + bands.graph().layers().keySet());
+            java.util.List<Long> projected = new java.util.ArrayList<>();
+            StoreReport report;
+            try (AutoCloseable planning = org.tessera.array.plan.PlanObservers.observe(plan -> projected.add(plan.projectedPeakBytes()))) {
+                report = Zarr.toZarr(bands, store, "bands", ArrayMetadataV2.of(values.shape(), new long[] {50, 800}, values.dtype()),
+                        StoreOptions.defaults().withScheduler(ThreadedScheduler.builder().workers(1).build()));
+            } catch (Exception failure) {
+                throw new AssertionError(failure);
+            }
+            assertSameArray(values.compute(), ZarrArray.open(store, "bands").readAll(), "the bands, " + kind.compressor());
+            assertEquals(1, projected.size(), projected.toString());
+            long measured = report.statistics().measuredPeakBytes();
+            assertTrue(measured <= projected.getFirst(), "measured " + measured + " bytes, projected " + projected.getFirst() + ", " + kind.compressor());
+        }
+    }
+
     @Test
     void chunksThatNestGoInOnePass() throws IOException {
         ChunkedArray values = Creation.random(5, Creation.Distribution.NORMAL, new long[] {SIDE, SIDE}, ChunkSpec.of(SIDE, 8));
