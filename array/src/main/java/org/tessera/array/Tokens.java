@@ -105,7 +105,11 @@ public final class Tokens {
             long words = bytes / 8;
             long wordHash = hash;
             for (long word = 0; word < words; word++) {
+                // The shift after each product, as in addLong: without it a word's top bit reaches only the product's
+                // top bit, and the next word's top bit cancels it, so [a, b] and [-a, -b] (a complex and its
+                // negation) had one token, one name, and a stack of the two computed the first twice.
                 wordHash = (wordHash ^ segment.get(ValueLayout.JAVA_LONG_UNALIGNED, word * 8)) * PRIME;
+                wordHash ^= wordHash >>> 29;
             }
             hash = wordHash;
             for (long rest = words * 8; rest < bytes; rest++) {

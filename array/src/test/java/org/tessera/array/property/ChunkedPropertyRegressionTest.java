@@ -504,4 +504,23 @@ class ChunkedPropertyRegressionTest {
             assertEquals(1.5e38, byColumn.getDouble(column), 1e32, "column " + column);
         }
     }
+
+    /**
+     * Caught: a 0-d complex128 stacked with its negation computed the first value twice. Arrays are
+     * named by a hash of their bytes, and that hash let a word's top bit reach only the next step's
+     * top bit, where the next word's top bit cancelled it: [a, b] and [-a, -b] had one name, and
+     * the stack's graph held one array where it read two.
+     */
+    @Test
+    void anArrayAndItsNegationAreTwoArrays() {
+        new Chain(new long[] {}, DType.COMPLEX128, -11L, 0L, List.of(new Step(Kind.STACK, 0, 1, 0, -516L))).run(SYNCHRONOUS);
+        NDArray pair = NDArrays.array(new double[] {1.5, -2.25});
+        NDArray negated = NDArrays.array(new double[] {-1.5, 2.25});
+        ChunkedArray first = chunked(pair, new long[] {2});
+        ChunkedArray second = chunked(negated, new long[] {2});
+        assertFalse(first.name().equals(second.name()), "both are named " + first.name());
+        NDArray stacked = ChunkedJoining.stack(List.of(first, second), 0).compute();
+        assertArrayEquals(new double[] {1.5, -2.25, -1.5, 2.25}, new double[] {stacked.getDouble(0, 0), stacked.getDouble(0, 1),
+                stacked.getDouble(1, 0), stacked.getDouble(1, 1)});
+    }
 }
