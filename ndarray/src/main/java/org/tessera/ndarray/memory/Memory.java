@@ -61,12 +61,14 @@ public final class Memory {
      * buffers that native code walks (BLAS operands); released when it becomes unreachable.
      */
     public static MemorySegment allocateNativeHuge(long byteSize) {
-        MemorySegment mapped = HugePages.allocate(byteSize);
-        if (mapped == null) {
-            return allocateNative(byteSize);
-        }
         Allocations.record(byteSize);
-        return mapped;
+        return nativeHuge(byteSize);
+    }
+
+    /** {@link #allocateNativeHuge}'s memory, not counted: for {@link NativeBuffers}, which counts what its leases hold. */
+    static MemorySegment nativeHuge(long byteSize) {
+        MemorySegment mapped = HugePages.allocate(byteSize);
+        return mapped != null ? mapped : Arena.ofAuto().allocate(Math.max(byteSize, 1), NATIVE_ALIGNMENT).asSlice(0, byteSize);
     }
 
     /** Zero-filled native storage, released when it becomes unreachable. */

@@ -39,6 +39,36 @@ class NativeBuffersTest {
         }
     }
 
+    /**
+     * Inside an outer lease, inner leases that give a buffer back and take one again (a group's
+     * products, one after another) count their most at once, not every lease; once the outermost
+     * closes, the next lease counts afresh.
+     */
+    @Test
+    void leasesCountTheMostTheyHoldAtOnceUntilTheOutermostCloses() {
+        Allocations.Counter counter = Allocations.ofCurrentThread();
+        long before = counter.bytes();
+        try (NativeBuffers.Lease outer = NativeBuffers.lease()) {
+            for (int product = 0; product < 3; product++) {
+                try (NativeBuffers.Lease inner = NativeBuffers.lease()) {
+                    inner.segment(BYTES);
+                }
+            }
+            assertEquals(before + BYTES, counter.bytes(), "one buffer at a time, taken three times, counts once");
+            try (NativeBuffers.Lease inner = NativeBuffers.lease()) {
+                inner.segment(BYTES);
+                inner.segment(BYTES);
+            }
+            assertEquals(before + 2 * BYTES, counter.bytes(), "two at once count twice");
+            outer.segment(4096);
+            assertEquals(before + 2 * BYTES, counter.bytes(), "within the most held already");
+        }
+        try (NativeBuffers.Lease next = NativeBuffers.lease()) {
+            next.segment(BYTES);
+        }
+        assertEquals(before + 3 * BYTES, counter.bytes(), "a lease after the outermost closed counts again");
+    }
+
     @Test
     void idleBytesAreBounded() {
         long big = NativeBuffers.IDLE_BYTES_LIMIT / 3 + 4096;
