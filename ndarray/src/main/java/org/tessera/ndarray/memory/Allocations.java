@@ -7,7 +7,8 @@ package org.tessera.ndarray.memory;
  * computation holds at a moment; so each thread writes its own counter and any thread may read it.
  * Of a {@link Scratch}'s slabs, a computation counts as far as it carves into them (the most over
  * all its resets), whether the slabs are new or were kept from an earlier one: that much of them it
- * holds while it runs.
+ * holds while it runs. Buffers leased from {@link NativeBuffers} count in the same way: the most a
+ * thread's open leases hold at once, until the outermost of them closes.
  */
 public final class Allocations {
     private static final ThreadLocal<Counter> COUNTERS = ThreadLocal.withInitial(Counter::new);
