@@ -16,6 +16,7 @@ import org.tessera.io.codec.IdleBuffers;
 import org.tessera.io.store.Store;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.layout.Order;
+import org.tessera.ndarray.layout.Strides;
 
 /**
  * Slabs of rows of a region that lies in one chunk of a Zarr v2 array in C order, each decoded
@@ -160,15 +161,12 @@ final class ChunkSlabs implements RegionSource.SlabReader {
 
     /** Whether each of the target's rows (its axes after the first) is one run of consecutive bytes; a one-axis target must be one run whole. */
     private static boolean rowsAreRuns(NDArray target) {
-        int first = target.ndim() == 1 ? 0 : 1;
-        long expected = target.dtype().byteSize();
-        for (int axis = target.ndim() - 1; axis >= first; axis--) {
-            if (target.shape(axis) > 1 && target.byteStride(axis) != expected) {
-                return false;
-            }
-            expected *= target.shape(axis);
+        if (target.ndim() == 1) {
+            return target.isCContiguous();
         }
-        return true;
+        long[] shape = target.shape();
+        long[] strides = target.byteStrides();
+        return Strides.isCContiguous(Arrays.copyOfRange(shape, 1, shape.length), Arrays.copyOfRange(strides, 1, strides.length), target.dtype().byteSize());
     }
 
     private void requireRows(long firstRow, long rows) {
