@@ -6,6 +6,7 @@ import java.util.List;
 import org.tessera.graph.Deferred;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.join.Joining;
+import org.tessera.ndarray.ufunc.RunCombiner;
 
 /**
  * A dense block not computed yet, which computes any box of itself on request: what the creation,
@@ -64,6 +65,37 @@ public interface DeferredBlock extends Deferred {
      */
     default boolean fillsInPlace() {
         return false;
+    }
+
+    /**
+     * Combines {@code part(start, target.shape())} into {@code target}, a C-contiguous array of the
+     * combiner's dtype that holds the ufunc's other operand (see {@link RunCombiner}). By default
+     * the part is made and then combined; a block that {@linkplain #combinesInPlace combines in
+     * place} combines its values as it makes them.
+     */
+    default void combineInto(long[] start, NDArray target, RunCombiner combiner) throws Exception {
+        combineMade(part(start, target.shape()), target, combiner);
+    }
+
+    /** Whether {@link #combineInto} makes no part of its own (a random block does not); such a block is float64. */
+    default boolean combinesInPlace() {
+        return false;
+    }
+
+    /** Combines {@code transposedPart(start, shape, axes)} into {@code target}, as {@link #combineInto} does its parts. */
+    default void combineTransposedInto(long[] start, long[] shape, int[] axes, NDArray target, RunCombiner combiner) throws Exception {
+        combineMade(transposedPart(start, shape, axes), target, combiner);
+    }
+
+    /** Whether {@link #combineTransposedInto} makes no part of its own for these axes. */
+    default boolean combinesTransposedInPlace(int[] axes) {
+        return false;
+    }
+
+    /** Combines a part already made into {@code target}, laid out and typed as the target first where it is not. */
+    static void combineMade(NDArray made, NDArray target, RunCombiner combiner) {
+        NDArray values = made.isCContiguous() && made.dtype() == combiner.dtype() ? made : made.astype(combiner.dtype());
+        combiner.combine(values.segment(), values.byteOffset(), target.segment(), target.byteOffset(), target.size());
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.Serial;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Metas;
@@ -18,7 +19,9 @@ import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.ArrayFamilies;
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.ufunc.RunCombiner;
 import org.tessera.ndarray.ufunc.Ufunc;
 
 /**
@@ -158,11 +161,42 @@ public final class Elementwise {
     private record DeferredUfunc(UfuncBlock function, List<Object> operands, long[] shape) implements DeferredBlock {
         @Override
         public NDArray part(long[] start, long[] partShape) throws Exception {
+            NDArray combined = combinedPart(start, partShape);
+            if (combined != null) {
+                return combined;
+            }
             List<Object> parts = new ArrayList<>(operands.size());
             for (Object operand : operands) {
                 parts.add(DeferredBlock.cut(operand, shape.length, start, partShape));
             }
             return (NDArray) function.apply(parts);
+        }
+
+        /**
+         * The part made in one array, or null: where a binary ufunc's two operands are whole blocks
+         * of the result's shape, one of which writes its part straight into memory and the other
+         * combines its values into memory as it makes them (random blocks, and transposes of them),
+         * the first fills the result and the second is combined into it run by run, so neither
+         * operand's part is made on its own and the ufunc reads no part back. In {@code (x + x.T)}
+         * over random blocks that is two of the three strips a part took, and the pass that added them.
+         */
+        private NDArray combinedPart(long[] start, long[] partShape) throws Exception {
+            if (operands.size() != 2 || !(operands.get(0) instanceof DeferredBlock first) || !(operands.get(1) instanceof DeferredBlock second)
+                    || !Arrays.equals(first.shape(), shape) || !Arrays.equals(second.shape(), shape)) {
+                return null;
+            }
+            boolean secondCombines = first.fillsInPlace() && second.combinesInPlace();
+            if (!secondCombines && !(second.fillsInPlace() && first.combinesInPlace())) {
+                return null;
+            }
+            Optional<RunCombiner> combiner = RunCombiner.of(function.ufunc(), DType.FLOAT64, !secondCombines);
+            if (combiner.isEmpty()) {
+                return null;
+            }
+            NDArray result = NDArray.empty(DType.FLOAT64, partShape);
+            (secondCombines ? first : second).partInto(start, result);
+            (secondCombines ? second : first).combineInto(start, result, combiner.get());
+            return result;
         }
     }
 }

@@ -14,6 +14,7 @@ import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.ufunc.RunCombiner;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
 /**
@@ -317,30 +318,62 @@ public final class Creation {
         public NDArray makeRegion(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, long[] regionShape) {
             NDArray region = NDArray.empty(DType.FLOAT64, regionShape);
             SplitMixUniform.fillRegion(blockSeed(seed, blockIndex, counts), blockShape, regionStart, regionShape, region.segment(), region.byteOffset(),
-                    region.byteStrides());
+                    region.byteStrides(), null);
             return region;
         }
 
         @Override
         public void makeRegionInto(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, NDArray target) {
-            int ndim = target.ndim();
-            if (target.dtype() != DType.FLOAT64 || !target.isWriteable() || ndim > 0 && target.shape(ndim - 1) > 1 && target.byteStride(ndim - 1) != Double.BYTES) {
+            if (!fillable(target)) {
                 RegionMaker.super.makeRegionInto(blockIndex, blockShape, blockStart, regionStart, target);
                 return;
             }
             SplitMixUniform.fillRegion(blockSeed(seed, blockIndex, counts), blockShape, regionStart, target.shape(), target.segment(), target.byteOffset(),
-                    target.byteStrides());
+                    target.byteStrides(), null);
+        }
+
+        @Override
+        public void combineRegionInto(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, NDArray target, RunCombiner combiner) {
+            if (!fillable(target) || combiner.dtype() != DType.FLOAT64) {
+                RegionMaker.super.combineRegionInto(blockIndex, blockShape, blockStart, regionStart, target, combiner);
+                return;
+            }
+            SplitMixUniform.fillRegion(blockSeed(seed, blockIndex, counts), blockShape, regionStart, target.shape(), target.segment(), target.byteOffset(),
+                    target.byteStrides(), combiner);
+        }
+
+        /** A writeable float64 target whose rows are runs of consecutive elements. */
+        private static boolean fillable(NDArray target) {
+            int ndim = target.ndim();
+            return target.dtype() == DType.FLOAT64 && target.isWriteable() && (ndim == 0 || target.shape(ndim - 1) <= 1 || target.byteStride(ndim - 1) == Double.BYTES);
+        }
+
+        @Override
+        public boolean transposesInPlace(int ndim, int[] axes) {
+            return ndim == 2 && axes[0] == 1;
         }
 
         @Override
         public NDArray makeRegionTransposed(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, long[] regionShape, int[] axes) {
-            if (blockShape.length != 2 || axes[0] != 1) {
+            if (!transposesInPlace(blockShape.length, axes)) {
                 return RegionMaker.super.makeRegionTransposed(blockIndex, blockShape, blockStart, regionStart, regionShape, axes);
             }
             NDArray region = NDArray.empty(DType.FLOAT64, regionShape[1], regionShape[0]);
             SplitMixUniform.fillRegionTransposed(blockSeed(seed, blockIndex, counts), blockShape, regionStart, regionShape, region.segment(),
-                    region.byteOffset());
+                    region.byteOffset(), null);
             return region;
+        }
+
+        @Override
+        public void combineRegionTransposedInto(int[] blockIndex, long[] blockShape, long[] blockStart, long[] regionStart, long[] regionShape, int[] axes,
+                NDArray target, RunCombiner combiner) {
+            if (!transposesInPlace(blockShape.length, axes) || combiner.dtype() != DType.FLOAT64 || target.dtype() != DType.FLOAT64 || !target.isCContiguous()
+                    || !target.isWriteable()) {
+                RegionMaker.super.combineRegionTransposedInto(blockIndex, blockShape, blockStart, regionStart, regionShape, axes, target, combiner);
+                return;
+            }
+            SplitMixUniform.fillRegionTransposed(blockSeed(seed, blockIndex, counts), blockShape, regionStart, regionShape, target.segment(),
+                    target.byteOffset(), combiner);
         }
     }
 

@@ -22,6 +22,7 @@ import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.AnyArray;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.ufunc.RunCombiner;
 
 /**
  * A new array whose blocks are made independently from their position: a blockwise layer with the
@@ -179,6 +180,26 @@ public final class CreationLayer {
         @Override
         public NDArray transposedPart(long[] start, long[] partShape, int[] axes) {
             return maker.makeRegionTransposed(index, shape, blockStart, start, partShape, axes);
+        }
+
+        @Override
+        public void combineInto(long[] start, NDArray target, RunCombiner combiner) {
+            maker.combineRegionInto(index, shape, blockStart, start, target, combiner);
+        }
+
+        @Override
+        public boolean combinesInPlace() {
+            return maker.fillsInPlace();
+        }
+
+        @Override
+        public void combineTransposedInto(long[] start, long[] partShape, int[] axes, NDArray target, RunCombiner combiner) {
+            maker.combineRegionTransposedInto(index, shape, blockStart, start, partShape, axes, target, combiner);
+        }
+
+        @Override
+        public boolean combinesTransposedInPlace(int[] axes) {
+            return maker.fillsInPlace() && maker.transposesInPlace(shape.length, axes);
         }
 
         /**

@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 
 import org.tessera.ndarray.kernel.SplitMix;
 import org.tessera.ndarray.kernel.VectorMath;
+import org.tessera.ndarray.ufunc.RunCombiner;
 
 /**
  * The uniform doubles of {@code new SplittableRandom(seed).nextDouble()}, made in bulk. SplitMix64
@@ -37,9 +38,11 @@ final class SplitMixUniform {
      * Writes, from {@code offset} with {@code byteStrides} (the last one that of consecutive float64s),
      * the values of the box {@code regionStart}/{@code regionShape} of a C-ordered block of
      * {@code blockShape} whose elements are the stream of {@code seed} in order: each row of the box
-     * is a run of the stream starting at the row's position in the block.
+     * is a run of the stream starting at the row's position in the block. With a {@code combiner},
+     * the values are combined into what the memory holds instead (see {@link #generate}).
      */
-    static void fillRegion(long seed, long[] blockShape, long[] regionStart, long[] regionShape, MemorySegment segment, long offset, long[] byteStrides) {
+    static void fillRegion(long seed, long[] blockShape, long[] regionStart, long[] regionShape, MemorySegment segment, long offset, long[] byteStrides,
+            RunCombiner combiner) {
         int ndim = blockShape.length;
         long run = ndim == 0 ? 1 : regionShape[ndim - 1];
         long runs = 1;
@@ -64,7 +67,7 @@ final class SplitMixUniform {
                 first += (regionStart[axis] + row[axis]) * blockStrides[axis];
                 runOffset += row[axis] * byteStrides[axis];
             }
-            buffer = generate(seed + first * GOLDEN_GAMMA, STEPS, run, segment, runOffset, buffer);
+            buffer = generate(seed + first * GOLDEN_GAMMA, STEPS, run, segment, runOffset, buffer, combiner);
             for (int axis = ndim - 2; axis >= 0 && ++row[axis] == regionShape[axis]; axis--) {
                 row[axis] = 0;
             }
@@ -76,8 +79,10 @@ final class SplitMixUniform {
      * {@code blockShape} as {@link #fillRegion} would, but transposed: column by column, contiguous
      * from {@code offset}. A transposed read of a block (the {@code x.T} in {@code x + x.T}) then gets
      * its part in the order it reads it, instead of a strided view that it must transpose again.
+     * With a {@code combiner}, the values are combined into what the memory holds.
      */
-    static void fillRegionTransposed(long seed, long[] blockShape, long[] regionStart, long[] regionShape, MemorySegment segment, long offset) {
+    static void fillRegionTransposed(long seed, long[] blockShape, long[] regionStart, long[] regionShape, MemorySegment segment, long offset,
+            RunCombiner combiner) {
         long rows = regionShape[0];
         long columns = regionShape[1];
         if (rows == 0 || columns == 0) {
@@ -93,7 +98,7 @@ final class SplitMixUniform {
             }
             for (long columnIndex = 0; columnIndex < columns; columnIndex++) {
                 long base = seed + (regionStart[1] + columnIndex + 1) * GOLDEN_GAMMA;
-                buffer = generate(base, rowSteps, length, segment, offset + (columnIndex * rows + firstRow) * Double.BYTES, buffer);
+                buffer = generate(base, rowSteps, length, segment, offset + (columnIndex * rows + firstRow) * Double.BYTES, buffer, combiner);
             }
         }
     }
@@ -106,16 +111,18 @@ final class SplitMixUniform {
      * are made in native memory) is made in {@code buffer}, heap memory made only then (null until
      * it is needed) and returned for the next call, by the provider where it takes the buffer, and
      * copied: a buffer made for every region was most of what a gather asking one row at a time
-     * allocated (378 of 1835 MB in W6).
+     * allocated (378 of 1835 MB in W6). With a {@code combiner}, every batch is made in the buffer,
+     * where it is still in cache when the combiner reads it with the memory it combines it into.
      */
-    private static MemorySegment generate(long base, long[] steps, long count, MemorySegment segment, long offset, MemorySegment buffer) {
+    private static MemorySegment generate(long base, long[] steps, long count, MemorySegment segment, long offset, MemorySegment buffer,
+            RunCombiner combiner) {
         VectorMath provider = VectorMath.selected();
         MemorySegment batch = buffer;
         for (long done = 0; done < count; done += steps.length) {
             int length = (int) Math.min(steps.length, count - done);
             long batchBase = base + done * GOLDEN_GAMMA;
             long batchOffset = offset + done * Double.BYTES;
-            if (provider.splitMixUniform(batchBase, steps, length, segment, batchOffset)) {
+            if (combiner == null && provider.splitMixUniform(batchBase, steps, length, segment, batchOffset)) {
                 continue;
             }
             if (batch == null || batch.byteSize() < (long) length * Double.BYTES) {
@@ -126,7 +133,11 @@ final class SplitMixUniform {
                     batch.setAtIndex(ValueLayout.JAVA_DOUBLE, i, SplitMix.uniform(batchBase + steps[i]));
                 }
             }
-            MemorySegment.copy(batch, 0, segment, batchOffset, (long) length * Double.BYTES);
+            if (combiner == null) {
+                MemorySegment.copy(batch, 0, segment, batchOffset, (long) length * Double.BYTES);
+            } else {
+                combiner.combine(batch, 0, segment, batchOffset, length);
+            }
         }
         return batch;
     }

@@ -16,6 +16,7 @@ import org.tessera.graph.Deferring;
 import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.AxisException;
+import org.tessera.ndarray.ufunc.RunCombiner;
 
 /** Axis permutations of chunked arrays: block (i, j) of x.T is block (j, i) of x, transposed (a view). */
 public final class Transpose {
@@ -113,6 +114,16 @@ public final class Transpose {
         @Override
         public NDArray part(long[] start, long[] shape) throws Exception {
             return input.transposedPart(permuted(start, true), permuted(shape, true), axes);
+        }
+
+        @Override
+        public void combineInto(long[] start, NDArray target, RunCombiner combiner) throws Exception {
+            input.combineTransposedInto(permuted(start, true), permuted(target.shape(), true), axes, target, combiner);
+        }
+
+        @Override
+        public boolean combinesInPlace() {
+            return input.combinesTransposedInPlace(axes);
         }
 
         /** Input order to output order, or back when {@code toInput}. */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class SplitMixUniformTest {
     /** The first {@code count} values of the stream of {@code seed}: the whole of a 1-D block, from {@code offset}. */
     private static void stream(long seed, MemorySegment segment, long offset, long count) {
-        SplitMixUniform.fillRegion(seed, new long[] {count}, new long[] {0}, new long[] {count}, segment, offset, new long[] {Double.BYTES});
+        SplitMixUniform.fillRegion(seed, new long[] {count}, new long[] {0}, new long[] {count}, segment, offset, new long[] {Double.BYTES}, null);
     }
 
     @Test
@@ -51,7 +51,7 @@ class SplitMixUniformTest {
         for (long[][] box : new long[][][] {{{0, 0, 0}, {5, 7, 4100}}, {{1, 2, 3}, {3, 4, 5}}, {{4, 6, 10}, {1, 1, 4090}}, {{2, 0, 0}, {2, 7, 1}}}) {
             double[] region = new double[(int) (box[1][0] * box[1][1] * box[1][2])];
             long[] strides = {box[1][1] * box[1][2] * Double.BYTES, box[1][2] * Double.BYTES, Double.BYTES};
-            SplitMixUniform.fillRegion(42, block, box[0], box[1], MemorySegment.ofArray(region), 0, strides);
+            SplitMixUniform.fillRegion(42, block, box[0], box[1], MemorySegment.ofArray(region), 0, strides, null);
             org.junit.jupiter.api.Assertions.assertArrayEquals(boxOfWhole(42, block, box[0], box[1]), region);
         }
     }
@@ -64,7 +64,7 @@ class SplitMixUniformTest {
         // Each row of 5 values lands at the start of a row of 8, as in a slice of a wider array.
         double[] wide = new double[3 * 4 * 8];
         java.util.Arrays.fill(wide, -1.0);
-        SplitMixUniform.fillRegion(42, block, start, shape, MemorySegment.ofArray(wide), 0, new long[] {4 * 8 * Double.BYTES, 8 * Double.BYTES, Double.BYTES});
+        SplitMixUniform.fillRegion(42, block, start, shape, MemorySegment.ofArray(wide), 0, new long[] {4 * 8 * Double.BYTES, 8 * Double.BYTES, Double.BYTES}, null);
         double[] expected = boxOfWhole(42, block, start, shape);
         for (int row = 0; row < 12; row++) {
             for (int column = 0; column < 8; column++) {
@@ -81,7 +81,7 @@ class SplitMixUniformTest {
         MemorySegment whole = MemorySegment.ofArray(new double[(int) (block[0] * block[1])]);
         stream(-3, whole, 0, block[0] * block[1]);
         double[] transposed = new double[(int) (shape[0] * shape[1])];
-        SplitMixUniform.fillRegionTransposed(-3, block, start, shape, MemorySegment.ofArray(transposed), 0);
+        SplitMixUniform.fillRegionTransposed(-3, block, start, shape, MemorySegment.ofArray(transposed), 0, null);
         for (int row = 0; row < shape[0]; row++) {
             for (int column = 0; column < shape[1]; column++) {
                 double expected = whole.getAtIndex(ValueLayout.JAVA_DOUBLE, (start[0] + row) * block[1] + start[1] + column);

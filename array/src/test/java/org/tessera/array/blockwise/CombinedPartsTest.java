@@ -1,0 +1,87 @@
+package org.tessera.array.blockwise;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.function.BiFunction;
+
+import org.junit.jupiter.api.Test;
+import org.tessera.array.ChunkedArray;
+import org.tessera.array.api.ChunkedArrays;
+import org.tessera.array.chunks.ChunkSpec;
+import org.tessera.array.creation.Creation;
+import org.tessera.graph.schedule.SynchronousScheduler;
+import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.memory.Allocations;
+import org.tessera.ndarray.ufunc.Ufunc;
+import org.tessera.ndarray.ufunc.Ufuncs;
+
+/**
+ * A binary ufunc of two random blocks (or of a random block and a transpose of one) is made in one
+ * array, the second operand combined into the first as it is generated: the values must be exactly
+ * those of the ufunc over the same values held as computed blocks, in either operand order, whole
+ * and pulled through a reduction in strips, and a part must take one array, not three.
+ */
+class CombinedPartsTest {
+    private static final ChunkSpec BLOCKS = ChunkSpec.of(300, 300);
+
+    private static List<Ufunc> ufuncs() {
+        return List.of(Ufuncs.ADD, Ufuncs.SUBTRACT, Ufuncs.MULTIPLY, Ufuncs.TRUE_DIVIDE);
+    }
+
+    @Test
+    void aUfuncOfRandomBlocksIsTheUfuncOfTheHeldValuesInEitherOrder() {
+        ChunkedArray x = Creation.random(11, Creation.Distribution.UNIFORM, new long[] {900, 900}, BLOCKS);
+        ChunkedArray y = Creation.random(12, Creation.Distribution.UNIFORM, new long[] {900, 900}, BLOCKS);
+        ChunkedArray heldX = ChunkedArrays.fromArray(x.compute(), BLOCKS);
+        ChunkedArray heldY = ChunkedArrays.fromArray(y.compute(), BLOCKS);
+        List<String> names = List.of("x op x.T", "x.T op x", "x op y", "y.T op x");
+        List<BiFunction<ChunkedArray, ChunkedArray, ChunkedArray[]>> pairs = List.of(
+                (a, b) -> new ChunkedArray[] {a, a.T()}, (a, b) -> new ChunkedArray[] {a.T(), a}, (a, b) -> new ChunkedArray[] {a, b},
+                (a, b) -> new ChunkedArray[] {b.T(), a});
+        for (Ufunc ufunc : ufuncs()) {
+            for (int pair = 0; pair < pairs.size(); pair++) {
+                String where = names.get(pair).replace("op", ufunc.name());
+                ChunkedArray[] lazy = pairs.get(pair).apply(x, y);
+                ChunkedArray[] held = pairs.get(pair).apply(heldX, heldY);
+                NDArray expected = Elementwise.apply(ufunc, held[0], held[1]).compute();
+                NDArray actual = Elementwise.apply(ufunc, lazy[0], lazy[1]).compute();
+                assertArrayEquals(expected.shape(), actual.shape(), where);
+                NDArray flatExpected = expected.reshape(-1);
+                NDArray flatActual = actual.reshape(-1);
+                for (long i = 0; i < flatExpected.size(); i++) {
+                    assertEquals(Double.doubleToRawLongBits(flatExpected.getDouble(i)), Double.doubleToRawLongBits(flatActual.getDouble(i)), where + " at " + i);
+                }
+                NDArray expectedMeans = Elementwise.apply(ufunc, held[0], held[1]).mean(0).compute();
+                NDArray actualMeans = Elementwise.apply(ufunc, lazy[0], lazy[1]).mean(0).compute();
+                for (long column = 0; column < expectedMeans.size(); column++) {
+                    double mean = expectedMeans.getDouble(column);
+                    assertEquals(mean, actualMeans.getDouble(column), Math.abs(mean) * 1e-12, where + ".mean(0) at " + column);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPartOfARandomBlockPlusATransposeTakesOneArray() {
+        // Two by two blocks of 1024 x 1024 (8 MB), pulled through their column sums in strips of 2 MB.
+        ChunkedArray x = Creation.random(5, Creation.Distribution.UNIFORM, new long[] {2048, 2048}, ChunkSpec.of(1024, 1024));
+        ChunkedArray sums = x.add(x.T()).sum(0);
+        sums.compute(new SynchronousScheduler());
+        long before = Allocations.ofCurrentThread().bytes();
+        NDArray result = sums.compute(new SynchronousScheduler());
+        long allocated = Allocations.ofCurrentThread().bytes() - before;
+        // A strip of each block at a time, one array each: 8.8 MB; with a part of each operand and their sum, 25.6 MB.
+        assertTrue(allocated < 12L << 20, "(x + x.T).sum(0) over four 8 MB blocks allocated " + allocated + " bytes");
+        NDArray whole = x.compute();
+        for (long column = 0; column < 2048; column += 97) {
+            double expected = 0;
+            for (long row = 0; row < 2048; row++) {
+                expected += whole.getDouble(row, column) + whole.getDouble(column, row);
+            }
+            assertEquals(expected, result.getDouble(column), 1e-9, "column " + column);
+        }
+    }
+}
