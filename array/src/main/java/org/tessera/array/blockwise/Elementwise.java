@@ -75,8 +75,10 @@ public final class Elementwise {
         // The loop casts operands in small lane buffers, so a task allocates its result and a 0-d
         // array for each Java scalar (at most a complex128), nothing else.
         long scalars = arguments.stream().filter(argument -> !(argument instanceof ChunkedArray)).count();
-        // A part is the ufunc of its operands' parts of the same box, each computed into an array of its own.
-        Working working = (scalars == 0 ? Working.none() : Working.fixed(SCALAR_BYTES * scalars)).makingParts(PartMaking.MADE, true, true);
+        // A part is the ufunc of its operands' parts of the same box, each computed into an array of
+        // its own, or both written into the part's where they combine (see DeferredUfunc).
+        PartMaking making = combines(ufunc, arguments) ? PartMaking.COMBINED : PartMaking.MADE;
+        Working working = (scalars == 0 ? Working.none() : Working.fixed(SCALAR_BYTES * scalars)).makingParts(making, true, true);
         List<ChunkedArray> results = new ArrayList<>(metaOutputs.length);
         for (int outputIndex = 0; outputIndex < metaOutputs.length; outputIndex++) {
             String label = metaOutputs.length == 1 ? ufunc.name() : ufunc.name() + "-" + outputIndex;
@@ -92,6 +94,18 @@ public final class Elementwise {
             results.add(builder.build());
         }
         return results;
+    }
+
+    /**
+     * Whether each part will be made as {@link DeferredUfunc#combinedPart} makes it: two operands of
+     * one shape and the same chunks (none rechunked), whose blocks combine in place (random blocks
+     * and their transposes, which fill in place too, as one of the two must) under a ufunc with a
+     * float64 combiner.
+     */
+    private static boolean combines(Ufunc ufunc, List<Object> arguments) {
+        return arguments.size() == 2 && arguments.get(0) instanceof ChunkedArray first && arguments.get(1) instanceof ChunkedArray second
+                && first.chunks().equals(second.chunks()) && first.dtype() == DType.FLOAT64 && second.dtype() == DType.FLOAT64
+                && CombinesParts.of(first) && CombinesParts.of(second) && (CombinesParts.fills(first) || CombinesParts.fills(second)) && RunCombiner.of(ufunc, DType.FLOAT64, false).isPresent();
     }
 
     /** The ufunc on the metas: dense metas through the ufunc itself, others through their families' namespaces. */

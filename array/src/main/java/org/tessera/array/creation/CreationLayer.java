@@ -9,6 +9,7 @@ import java.util.Set;
 
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.RegionSource;
+import org.tessera.array.blockwise.CombinesParts;
 import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.chunks.Chunks;
 import org.tessera.array.plan.Footprints;
@@ -101,9 +102,24 @@ public final class CreationLayer {
      * The task function: finds the block's shape and start from the chunks, then makes it. A reader
      * that takes deferred blocks gets one from a {@link RegionMaker}, which makes only the parts asked.
      */
-    record MakeBlock(String label, Chunks chunks, BlockMaker maker) implements TaskFunction, Deferring {
+    record MakeBlock(String label, Chunks chunks, BlockMaker maker) implements TaskFunction, Deferring, CombinesParts {
         @Serial
         private static final long serialVersionUID = 1L;
+
+        @Override
+        public boolean combinesParts(HighLevelGraph graph, BlockwiseLayer layer) {
+            return maker instanceof RegionMaker regions && regions.fillsInPlace();
+        }
+
+        @Override
+        public boolean fillsParts() {
+            return maker instanceof RegionMaker regions && regions.fillsInPlace();
+        }
+
+        @Override
+        public boolean combinesTransposedParts(int ndim, int[] axes) {
+            return maker instanceof RegionMaker regions && regions.fillsInPlace() && regions.transposesInPlace(ndim, axes);
+        }
 
         @Override
         public Object apply(List<Object> arguments) {

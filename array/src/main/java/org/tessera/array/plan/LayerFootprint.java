@@ -116,7 +116,7 @@ public record LayerFootprint(Chunks chunks, Chunks bounds, long itemSize, Workin
             return allocatedBytes(key);
         }
         long part = partElements(key, ask) * itemSize;
-        long own = making == PartMaking.MADE || making == PartMaking.FILLED && !ask.inPlace() ? part : 0;
+        long own = making == PartMaking.MADE || making == PartMaking.COMBINED || making == PartMaking.FILLED && !ask.inPlace() ? part : 0;
         return own + working.partBytes(key, part);
     }
 

@@ -8,11 +8,14 @@ import org.tessera.array.Blocks;
 import org.tessera.array.ChunkedArray;
 import org.tessera.array.Metas;
 import org.tessera.array.blockwise.BlockFunction;
+import org.tessera.array.blockwise.CombinesParts;
 import org.tessera.array.blockwise.Blockwise;
 import org.tessera.array.blockwise.DeferredBlock;
 import org.tessera.array.creation.CreationLayer;
 import org.tessera.array.plan.Working;
 import org.tessera.graph.Deferring;
+import org.tessera.graph.layer.BlockwiseLayer;
+import org.tessera.graph.layer.HighLevelGraph;
 import org.tessera.graph.memory.Footprint.PartMaking;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.error.AxisException;
@@ -63,9 +66,16 @@ public final class Transpose {
     }
 
     /** The block with its axes permuted; of a deferred block, a deferred block whose parts are transposed parts. */
-    record BlockTranspose(int[] axes) implements BlockFunction, Deferring {
+    record BlockTranspose(int[] axes) implements BlockFunction, Deferring, CombinesParts {
         @Serial
         private static final long serialVersionUID = 1L;
+
+        /** As the deferred transpose combines: where its input combines transposed parts. */
+        @Override
+        public boolean combinesParts(HighLevelGraph graph, BlockwiseLayer layer) {
+            return layer.inputLayers().size() == 1 && graph.layer(layer.inputLayers().iterator().next()) instanceof BlockwiseLayer input
+                    && CombinesParts.partsOf(input) instanceof CombinesParts parts && parts.combinesTransposedParts(axes.length, axes);
+        }
 
         @Override
         public Object apply(List<Object> arguments) {

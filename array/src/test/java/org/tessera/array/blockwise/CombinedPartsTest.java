@@ -12,6 +12,9 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.api.ChunkedArrays;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
+import org.tessera.array.plan.Budget;
+import org.tessera.array.plan.Plan;
+import org.tessera.graph.schedule.MeasuredPeak;
 import org.tessera.graph.schedule.SynchronousScheduler;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.memory.Allocations;
@@ -83,5 +86,29 @@ class CombinedPartsTest {
             }
             assertEquals(expected, result.getDouble(column), 1e-9, "column " + column);
         }
+    }
+
+    @Test
+    void aPlanCountsOneArrayAPartWhereTheOperandsCombine() {
+        ChunkedArray x = Creation.random(21, Creation.Distribution.UNIFORM, new long[] {2000, 2000}, ChunkSpec.of(500, 500));
+        ChunkedArray y = Creation.random(22, Creation.Distribution.UNIFORM, new long[] {2000, 2000}, ChunkSpec.of(500, 500));
+        List<ChunkedArray> combined = List.of(x.add(x.T()), x.T().subtract(x), x.multiply(y), y.T().divide(x));
+        List<ChunkedArray> separate = List.of(x.T().add(y.T()), x.add(x.T()).add(x), x.add(y.multiply(2)));
+        for (ChunkedArray array : combined) {
+            double ratio = measuredOverProjected(array.mean(0));
+            assertTrue(ratio <= 1 && ratio >= 0.5, array.name() + ": measured / projected " + ratio);
+        }
+        // Two transposes (neither fills in place), a third operand, a scalar: each operand makes its own part, and the plan says so.
+        for (ChunkedArray array : separate) {
+            double ratio = measuredOverProjected(array.mean(0));
+            assertTrue(ratio <= 1 && ratio >= 0.5, array.name() + ": measured / projected " + ratio);
+        }
+    }
+
+    private static double measuredOverProjected(ChunkedArray array) {
+        Plan plan = array.plan();
+        MeasuredPeak peak = new MeasuredPeak();
+        ChunkedArray.computeAll(ChunkedArray.budgetedScheduler(List.of(array), Budget.ofBytes(1L << 40), List.of(peak)), List.of(array));
+        return (double) peak.bytes() / plan.projectedPeakBytes();
     }
 }

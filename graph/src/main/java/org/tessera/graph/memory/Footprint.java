@@ -49,6 +49,11 @@ public interface Footprint extends Serializable {
         WHOLE,
         /** Each part is computed into a new array (an elementwise operation: its operands' parts, then its own). */
         MADE,
+        /**
+         * Each part is computed into a new array into which the operands write their own parts (a
+         * binary ufunc of random blocks: one fills the array, the other is combined into it).
+         */
+        COMBINED,
         /** Each part is written into memory the reader gives, when it gives some, else into a new array (a random block, a join of pieces). */
         FILLED,
         /** A part is a part of the input, asked of it as the reader asks (a view: a box, a transpose); nothing is made. */
@@ -96,7 +101,7 @@ public interface Footprint extends Serializable {
     /** What the task of {@code key}, asked {@code ask}, asks of each input it takes deferred: by default a part as large. */
     default Ask inputAsk(Key key, Ask ask) {
         PartMaking making = partMaking();
-        boolean inPlace = making == PartMaking.FILLED || making == PartMaking.PASSED && ask.inPlace();
+        boolean inPlace = making == PartMaking.FILLED || making == PartMaking.COMBINED || making == PartMaking.PASSED && ask.inPlace();
         return new Ask(ask.elements(), inPlace, ask.rows() && asksRowParts());
     }
 
@@ -135,7 +140,7 @@ public interface Footprint extends Serializable {
 
     /** Whether each part made of a deferred result is a new C-ordered array: by default where it is made or filled anew. */
     default boolean freshParts() {
-        return partMaking() == PartMaking.MADE || partMaking() == PartMaking.FILLED;
+        return partMaking() == PartMaking.MADE || partMaking() == PartMaking.COMBINED || partMaking() == PartMaking.FILLED;
     }
 
     /** Whether the results of these tasks reach a reader as new C-ordered arrays: made fresh, or parts made of a deferred result. */
