@@ -106,9 +106,10 @@ public final class CreationLayer {
         @Serial
         private static final long serialVersionUID = 1L;
 
+        /** A region maker that fills memory in place (the uniform generator) combines into it too. */
         @Override
         public boolean combinesParts(HighLevelGraph graph, BlockwiseLayer layer) {
-            return maker instanceof RegionMaker regions && regions.fillsInPlace();
+            return fillsParts();
         }
 
         @Override
