@@ -89,10 +89,30 @@ class CombinedPartsTest {
     }
 
     @Test
+    void aRandomBlockReadTwiceInATaskIsPulledThroughInStripsByEachRead() {
+        // x * x reads each block at two positions of one task; made once, it was made whole (8 MB) with a whole product.
+        ChunkedArray x = Creation.random(7, Creation.Distribution.UNIFORM, new long[] {2048, 2048}, ChunkSpec.of(1024, 1024));
+        ChunkedArray sums = x.multiply(x).sum(0);
+        sums.compute(new SynchronousScheduler());
+        long before = Allocations.ofCurrentThread().bytes();
+        NDArray result = sums.compute(new SynchronousScheduler());
+        long allocated = Allocations.ofCurrentThread().bytes() - before;
+        assertTrue(allocated < 12L << 20, "(x * x).sum(0) over four 8 MB blocks allocated " + allocated + " bytes");
+        NDArray whole = x.compute();
+        for (long column = 0; column < 2048; column += 97) {
+            double expected = 0;
+            for (long row = 0; row < 2048; row++) {
+                expected += whole.getDouble(row, column) * whole.getDouble(row, column);
+            }
+            assertEquals(expected, result.getDouble(column), 1e-9, "column " + column);
+        }
+    }
+
+    @Test
     void aPlanCountsOneArrayAPartWhereTheOperandsCombine() {
         ChunkedArray x = Creation.random(21, Creation.Distribution.UNIFORM, new long[] {2000, 2000}, ChunkSpec.of(500, 500));
         ChunkedArray y = Creation.random(22, Creation.Distribution.UNIFORM, new long[] {2000, 2000}, ChunkSpec.of(500, 500));
-        List<ChunkedArray> combined = List.of(x.add(x.T()), x.T().subtract(x), x.multiply(y), y.T().divide(x));
+        List<ChunkedArray> combined = List.of(x.add(x.T()), x.T().subtract(x), x.multiply(y), y.T().divide(x), x.multiply(x));
         List<ChunkedArray> separate = List.of(x.T().add(y.T()), x.add(x.T()).add(x), x.add(y.multiply(2)));
         for (ChunkedArray array : combined) {
             double ratio = measuredOverProjected(array.mean(0));

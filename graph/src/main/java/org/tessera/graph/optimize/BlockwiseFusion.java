@@ -209,7 +209,7 @@ public final class BlockwiseFusion {
             if (produced == null) {
                 produced = producer instanceof Deferring deferring ? deferring.applyDeferring(producerArguments) : producer.apply(producerArguments);
             }
-            if (sharedPositions.length > 0 || !readerAccepts(position)) {
+            if (!passesDeferred()) {
                 produced = Deferred.force(produced);
             }
             List<Object> readerArguments = readerArguments(arguments, produced);
@@ -272,9 +272,29 @@ public final class BlockwiseFusion {
                     && producer instanceof Deferring producerDeferring && producerDeferring.defersCheaply();
         }
 
-        /** Whether the producer's result goes to the reader deferred, as {@link #applyDeferring} hands it. */
+        /**
+         * Whether the producer's result goes to the reader deferred, as {@link #applyDeferring} hands
+         * it. A result read at several positions goes deferred only from a producer that defers
+         * cheaply (a random block, a transpose of one): each reader then computes the parts it
+         * reads, which cost no more than their share of the whole, where computing it once would
+         * make it whole ({@code x + x.T} on a block of the diagonal).
+         */
         boolean passesDeferred() {
-            return sharedPositions.length == 0 && readerAccepts(position) && producer instanceof Deferring;
+            if (!readerAccepts(position) || !(producer instanceof Deferring deferring)) {
+                return false;
+            }
+            if (sharedPositions.length == 0) {
+                return true;
+            }
+            if (!deferring.defersCheaply()) {
+                return false;
+            }
+            for (int shared : sharedPositions) {
+                if (!readerAccepts(shared)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private boolean readerAccepts(int readerPosition) {
