@@ -69,42 +69,39 @@ class CombinedPartsTest {
 
     @Test
     void aPartOfARandomBlockPlusATransposeTakesOneArray() {
-        // Two by two blocks of 1024 x 1024 (8 MB), pulled through their column sums in strips of 2 MB.
+        // Two by two blocks of 1024 x 1024 (8 MB), pulled through their column sums in strips of 2 MB:
+        // a strip of each block at a time, one array each, 8.8 MB; with a part of each operand and their sum, 25.6 MB.
         ChunkedArray x = Creation.random(5, Creation.Distribution.UNIFORM, new long[] {2048, 2048}, ChunkSpec.of(1024, 1024));
-        ChunkedArray sums = x.add(x.T()).sum(0);
-        sums.compute(new SynchronousScheduler());
-        long before = Allocations.ofCurrentThread().bytes();
-        NDArray result = sums.compute(new SynchronousScheduler());
-        long allocated = Allocations.ofCurrentThread().bytes() - before;
-        // A strip of each block at a time, one array each: 8.8 MB; with a part of each operand and their sum, 25.6 MB.
-        assertTrue(allocated < 12L << 20, "(x + x.T).sum(0) over four 8 MB blocks allocated " + allocated + " bytes");
-        NDArray whole = x.compute();
-        for (long column = 0; column < 2048; column += 97) {
-            double expected = 0;
-            for (long row = 0; row < 2048; row++) {
-                expected += whole.getDouble(row, column) + whole.getDouble(column, row);
-            }
-            assertEquals(expected, result.getDouble(column), 1e-9, "column " + column);
-        }
+        columnSumsInStrips("(x + x.T).sum(0)", x, x.add(x.T()), (whole, row, column) -> whole.getDouble(row, column) + whole.getDouble(column, row));
     }
 
     @Test
     void aRandomBlockReadTwiceInATaskIsPulledThroughInStripsByEachRead() {
-        // x * x reads each block at two positions of one task; made once, it was made whole (8 MB) with a whole product.
+        // x * x reads each block at two positions of one task; made once, it was made whole (8 MB) with a whole product: 67 MB.
         ChunkedArray x = Creation.random(7, Creation.Distribution.UNIFORM, new long[] {2048, 2048}, ChunkSpec.of(1024, 1024));
-        ChunkedArray sums = x.multiply(x).sum(0);
+        columnSumsInStrips("(x * x).sum(0)", x, x.multiply(x), (whole, row, column) -> whole.getDouble(row, column) * whole.getDouble(row, column));
+    }
+
+    /** The element (row, column) of an expression of the computed x. */
+    private interface ElementOf {
+        double of(NDArray whole, long row, long column);
+    }
+
+    /** {@code expression.sum(0)} of 2048 x 2048 computed the second time in less than 12 MB, and its column sums those of {@code element}. */
+    private static void columnSumsInStrips(String label, ChunkedArray x, ChunkedArray expression, ElementOf element) {
+        ChunkedArray sums = expression.sum(0);
         sums.compute(new SynchronousScheduler());
         long before = Allocations.ofCurrentThread().bytes();
         NDArray result = sums.compute(new SynchronousScheduler());
         long allocated = Allocations.ofCurrentThread().bytes() - before;
-        assertTrue(allocated < 12L << 20, "(x * x).sum(0) over four 8 MB blocks allocated " + allocated + " bytes");
+        assertTrue(allocated < 12L << 20, label + " over four 8 MB blocks allocated " + allocated + " bytes");
         NDArray whole = x.compute();
         for (long column = 0; column < 2048; column += 97) {
             double expected = 0;
             for (long row = 0; row < 2048; row++) {
-                expected += whole.getDouble(row, column) * whole.getDouble(row, column);
+                expected += element.of(whole, row, column);
             }
-            assertEquals(expected, result.getDouble(column), 1e-9, "column " + column);
+            assertEquals(expected, result.getDouble(column), 1e-9, label + " at column " + column);
         }
     }
 
