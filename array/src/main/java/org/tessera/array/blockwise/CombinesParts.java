@@ -32,7 +32,7 @@ public interface CombinesParts {
 
     /** Whether {@code array}'s blocks combine in place and fill in place. */
     static boolean fills(ChunkedArray array) {
-        return of(array) && array.graph().layer(array.name()) instanceof BlockwiseLayer layer && partsOf(layer).fillsParts();
+        return of(array) && partsOf((BlockwiseLayer) array.graph().layer(array.name())).fillsParts();
     }
 
     /** The layer's function where it tells how its parts combine (a block function inside a blockwise task), or null. */

@@ -277,7 +277,7 @@ public final class BlockwiseFusion {
          * it. A result read at several positions goes deferred only from a producer that defers
          * cheaply (a random block, a transpose of one): each reader then computes the parts it
          * reads, which cost no more than their share of the whole, where computing it once would
-         * make it whole ({@code x + x.T} on a block of the diagonal).
+         * make it whole ({@code x * x}: each block read at both positions of one task).
          */
         boolean passesDeferred() {
             if (!readerAccepts(position) || !(producer instanceof Deferring deferring)) {
