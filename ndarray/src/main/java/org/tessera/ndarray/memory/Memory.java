@@ -68,12 +68,17 @@ public final class Memory {
     /** {@link #allocateNativeHuge}'s memory, not counted: for {@link NativeBuffers}, which counts what its leases hold. */
     static MemorySegment nativeHuge(long byteSize) {
         MemorySegment mapped = HugePages.allocate(byteSize);
-        return mapped != null ? mapped : Arena.ofAuto().allocate(Math.max(byteSize, 1), NATIVE_ALIGNMENT).asSlice(0, byteSize);
+        return mapped != null ? mapped : autoNative(byteSize);
     }
 
     /** Zero-filled native storage, released when it becomes unreachable. */
     public static MemorySegment allocateNative(long byteSize) {
         Allocations.record(byteSize);
+        return autoNative(byteSize);
+    }
+
+    /** Zero-filled native storage released when it becomes unreachable, not counted. */
+    private static MemorySegment autoNative(long byteSize) {
         return Arena.ofAuto().allocate(Math.max(byteSize, 1), NATIVE_ALIGNMENT).asSlice(0, byteSize);
     }
 
