@@ -9,6 +9,7 @@ import org.tessera.array.ChunkedArray;
 import org.tessera.array.chunks.ChunkSpec;
 import org.tessera.array.creation.Creation;
 import org.tessera.graph.schedule.MeasuredPeak;
+import org.tessera.graph.schedule.ThreadedScheduler;
 import org.tessera.ndarray.index.Index;
 
 /**
@@ -23,11 +24,16 @@ class TightProjectionsTest {
         return Creation.random(11, Creation.Distribution.UNIFORM, new long[] {rows, columns}, ChunkSpec.of(blockRows, blockColumns));
     }
 
-    /** Runs {@code array} on the default scheduler and checks its measured peak against the plan's. */
+    /**
+     * Runs {@code array} on one worker and checks its measured peak against the one-worker plan's.
+     * On two workers the measured peak is one task's largest moment or two tasks' together, as they
+     * happen to meet, against a plan that counts two: the ratio for W1's shape was 0.96-0.97 in five
+     * runs and 0.49 in a sixth.
+     */
     private static void projectedTightly(ChunkedArray array) {
-        Plan plan = array.plan();
+        Plan plan = array.plan().withWorkers(1);
         MeasuredPeak peak = new MeasuredPeak();
-        ChunkedArray.computeAll(ChunkedArray.budgetedScheduler(List.of(array), Budget.ofBytes(1L << 40), List.of(peak)), List.of(array));
+        ChunkedArray.computeAll(ThreadedScheduler.builder().workers(1).callback(peak).build(), List.of(array));
         double ratio = (double) peak.bytes() / plan.projectedPeakBytes();
         System.out.printf("%s: measured %d bytes, projected %d, %.2f%n", array.name(), peak.bytes(), plan.projectedPeakBytes(), ratio);
         assertTrue(ratio <= 1, "measured " + peak.bytes() + " above the projection" + System.lineSeparator() + plan);
