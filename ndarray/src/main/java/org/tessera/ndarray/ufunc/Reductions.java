@@ -10,6 +10,7 @@ import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.error.ShapeMismatchException;
 import org.tessera.ndarray.iteration.Operand;
 import org.tessera.ndarray.iteration.StridedIteration;
+import org.tessera.ndarray.kernel.ContiguousLoops;
 import org.tessera.ndarray.layout.Shapes;
 import org.tessera.ndarray.parallel.Cores;
 
@@ -42,10 +43,49 @@ public final class Reductions {
 
     /** {@code ufunc.reduce(x, axis, dtype, keepdims, initial, where)}. */
     public static NDArray reduce(Ufunc ufunc, NDArray x, Options options) {
+        if (ufunc == Ufuncs.ADD && sumsWholeFloat64(x, options)) {
+            return wholeSum(x, options.keepdims());
+        }
         NDArray result = fold(ufunc, x, options);
         if (ufunc == Ufuncs.ADD && options.initial() == null && result.dtype().isInexact()) {
             positiveZeros(result);
         }
+        return result;
+    }
+
+    /**
+     * Whether {@code options} sum every element of {@code x}, a C-contiguous float64 array of more
+     * than one element, in float64, with no initial value and no mask: the sum of each block in a
+     * chunked sum or mean, 100,000 times over blocks of ten in W5.
+     */
+    private static boolean sumsWholeFloat64(NDArray x, Options options) {
+        if (x.dtype() != DType.FLOAT64 || options.dtype() != null && options.dtype() != DType.FLOAT64 || options.initial() != null
+                || options.where() != null || x.size() < 2 || !x.isCContiguous()) {
+            return false;
+        }
+        if (options.axes() == null) {
+            return true;
+        }
+        for (boolean reduced : Axes.of(options.axes(), x.ndim()).reduced()) {
+            if (!reduced) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The pairwise sum of the whole of {@code x}, as {@link #fold} makes it (one row, the same
+     * additions in the same order; +0.0 where it is -0.0, as {@link #positiveZeros} makes it),
+     * without the loop lookup, identity, axes, row fold and result copies a general fold sets up:
+     * for ten elements those cost several times the ten additions.
+     */
+    private static NDArray wholeSum(NDArray x, boolean keepdims) {
+        double sum = ContiguousLoops.pairwiseSum(DType.FLOAT64, x.segment(), x.byteOffset(), Double.BYTES, x.size());
+        long[] shape = new long[keepdims ? x.ndim() : 0];
+        Arrays.fill(shape, 1);
+        NDArray result = NDArray.zeros(DType.FLOAT64, shape);
+        result.segment().set(ValueLayout.JAVA_DOUBLE_UNALIGNED, result.byteOffset(), sum == 0 ? 0.0 : sum);
         return result;
     }
 

@@ -117,6 +117,41 @@ class SmallArrayFastPathTest {
         assertThrows(IllegalArgumentException.class, () -> Statistics.max(empty, Options.all()));
     }
 
+    /**
+     * A float64 sum over every axis of a contiguous array takes its own path: the same bits as the
+     * strided layout's general fold and as NumPy's pairwise sum, at every length around the 8 and 128
+     * where the pairwise algorithm changes step, with the axes named or not, kept or not, +0.0 for a
+     * sum of negative zeros and NaN through.
+     */
+    @Test
+    void wholeFloat64SumsMatchTheGeneralFold() {
+        for (long length : new long[] {2, 7, 8, 9, 10, 127, 128, 129, 300, 1000}) {
+            NDArray[] arrays = layouts(DType.FLOAT64, length);
+            double[] values = new double[(int) length];
+            for (int i = 0; i < length; i++) {
+                values[i] = arrays[0].getDouble(i);
+            }
+            NDArray sum = Statistics.sum(arrays[0], Options.all());
+            assertSameElements(Statistics.sum(arrays[1], Options.all()), sum);
+            assertEquals(Double.doubleToRawLongBits(NumpyPairwise.sum(values, 0, (int) length)), Double.doubleToRawLongBits(sum.getDouble()),
+                    "length " + length);
+            NDArray kept = Statistics.sum(arrays[0], Options.axes(0).withKeepdims(true));
+            assertArrayEquals(new long[] {1}, kept.shape());
+            assertSameElements(Statistics.sum(arrays[1], Options.axes(-1).withKeepdims(true)), kept);
+        }
+        NDArray matrix = layouts(DType.FLOAT64, 120)[0].reshape(8, 15);
+        NDArray stridedMatrix = matrix.transpose().copy().transpose();
+        for (Options options : List.of(Options.all(), Options.axes(1, 0), Options.axes(-1, -2).withKeepdims(true),
+                Options.all().withDtype(DType.FLOAT64))) {
+            assertSameElements(Statistics.sum(stridedMatrix, options), Statistics.sum(matrix, options));
+        }
+        assertThrows(IllegalArgumentException.class, () -> Statistics.sum(matrix, Options.axes(0, -2)));
+        NDArray negativeZeros = NDArrays.full(DType.FLOAT64, -0.0, 9);
+        assertEquals(Double.doubleToRawLongBits(0.0), Double.doubleToRawLongBits(Statistics.sum(negativeZeros, Options.all()).getDouble()));
+        negativeZeros.setDouble(Double.NaN, 4);
+        assertTrue(Double.isNaN(Statistics.sum(negativeZeros, Options.all()).getDouble()));
+    }
+
     @Test
     void concatenationMatchesTheStridedPath() {
         NDArray[] first = layouts(DType.FLOAT64, 6);
