@@ -22,7 +22,45 @@ final class TypeResolution {
     /** The chosen loop and the inputs as arrays (weak scalars made 0-d arrays of their dtype). */
     record Resolved(Loop loop, NDArray[] inputs) {}
 
+    /**
+     * How an array of {@code dtype} and the weak scalar {@code scalar} at {@code scalarPosition}
+     * resolved: the loop, and the scalar as the read-only 0-d array the loop reads.
+     */
+    record WeakPair(DType dtype, int scalarPosition, Object scalar, Loop loop, NDArray scalarArray) {
+        /** Whether {@code operands} are an array of this dtype and this scalar (equal, of the same class) in these places. */
+        boolean matches(Object[] operands) {
+            Object weak = operands[scalarPosition];
+            return operands[1 - scalarPosition] instanceof NDArray array && array.dtype() == dtype && weak != null
+                    && weak.getClass() == scalar.getClass() && weak.equals(scalar);
+        }
+
+        Resolved resolved(Object[] operands) {
+            NDArray array = (NDArray) operands[1 - scalarPosition];
+            return new Resolved(loop, scalarPosition == 0 ? new NDArray[] {scalarArray, array} : new NDArray[] {array, scalarArray});
+        }
+    }
+
     static Resolved resolve(Ufunc ufunc, Object[] operands) {
+        WeakPair last = operands.length == 2 ? ufunc.lastWeakPair() : null;
+        if (last != null && last.matches(operands)) {
+            return last.resolved(operands);
+        }
+        Resolved resolved = resolveAnew(ufunc, operands);
+        int scalarPosition = operands.length != 2 ? -1 : operands[0] instanceof NDArray ? 1 : 0;
+        if (scalarPosition >= 0 && operands[1 - scalarPosition] instanceof NDArray array && isImmutableScalar(operands[scalarPosition])) {
+            NDArray scalarArray = resolved.inputs()[scalarPosition].readOnly();
+            ufunc.rememberWeakPair(new WeakPair(array.dtype(), scalarPosition, operands[scalarPosition], resolved.loop(), scalarArray));
+        }
+        return resolved;
+    }
+
+    /** Java's boxed numbers and booleans: a value that cannot change while a resolution keeps it. */
+    private static boolean isImmutableScalar(Object operand) {
+        return operand instanceof Double || operand instanceof Long || operand instanceof Integer || operand instanceof Boolean
+                || operand instanceof Float || operand instanceof Short || operand instanceof Byte;
+    }
+
+    private static Resolved resolveAnew(Ufunc ufunc, Object[] operands) {
         boolean anyWeak = false;
         for (Object operand : operands) {
             anyWeak |= !(operand instanceof NDArray);

@@ -261,6 +261,22 @@ public final class Ufunc {
         return cached;
     }
 
+    /**
+     * The last resolution of an array and a weak Java scalar (see {@link TypeResolution#resolve}):
+     * the blocks of a chunked {@code x + 1} all resolve the same way, so the next call with the same
+     * dtype and the same scalar takes it as it is, its scalar's 0-d array included (read-only, as
+     * the identities are: ufuncs only read their inputs).
+     */
+    private volatile TypeResolution.WeakPair lastWeakPair;
+
+    TypeResolution.WeakPair lastWeakPair() {
+        return lastWeakPair;
+    }
+
+    void rememberWeakPair(TypeResolution.WeakPair pair) {
+        lastWeakPair = pair;
+    }
+
     Loop chosenLoop(DType[] dtypes) {
         if (dtypes.length > 2) {
             return null;
