@@ -215,6 +215,20 @@ public final class Scratch {
     }
 
     /**
+     * As {@link #outside}, for a computation that throws no checked exception: a value a cache
+     * keeps across tasks (a ufunc's identity or weak scalar), made wherever it is first asked for.
+     */
+    public static <T> T outsideOf(java.util.function.Supplier<T> computation) {
+        try {
+            return outside(computation::get);
+        } catch (RuntimeException | Error unchecked) {
+            throw unchecked;
+        } catch (Exception impossible) {
+            throw new IllegalStateException(impossible);
+        }
+    }
+
+    /**
      * Whether {@code segment} is memory of some scratch's slabs, which a later reset hands out
      * again: what a computation keeps from it must be copied. Anything else is the heap's or
      * native memory of its own, and may be kept as it is.

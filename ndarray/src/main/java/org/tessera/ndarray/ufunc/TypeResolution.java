@@ -9,6 +9,7 @@ import org.tessera.ndarray.dtype.Casting;
 import org.tessera.ndarray.dtype.DType;
 import org.tessera.ndarray.dtype.Promotion;
 import org.tessera.ndarray.error.CastingException;
+import org.tessera.ndarray.memory.Scratch;
 
 /**
  * Picks a ufunc's loop the way NumPy 2 does for its built-in loops. Weak Java scalars (NEP 50)
@@ -48,10 +49,19 @@ final class TypeResolution {
         Resolved resolved = resolveAnew(ufunc, operands);
         int scalarPosition = operands.length != 2 ? -1 : operands[0] instanceof NDArray ? 1 : 0;
         if (scalarPosition >= 0 && operands[1 - scalarPosition] instanceof NDArray array && isImmutableScalar(operands[scalarPosition])) {
-            NDArray scalarArray = resolved.inputs()[scalarPosition].readOnly();
+            NDArray scalarArray = kept(operands[scalarPosition], resolved.loop().inputs().get(scalarPosition));
             ufunc.rememberWeakPair(new WeakPair(array.dtype(), scalarPosition, operands[scalarPosition], resolved.loop(), scalarArray));
         }
         return resolved;
+    }
+
+    /**
+     * The weak scalar as a read-only 0-d array on the ordinary heap: inside a task's scratch memory
+     * this call's own scalar lives in a slab the next task overwrites (an argmax's block offset,
+     * kept from one task, read as another's in the next).
+     */
+    private static NDArray kept(Object scalar, DType dtype) {
+        return Scratch.outsideOf(() -> weakScalar(scalar, dtype)).readOnly();
     }
 
     /** Java's boxed numbers and booleans: a value that cannot change while a resolution keeps it. */

@@ -12,6 +12,7 @@ import org.tessera.ndarray.dtype.Promotion;
 import org.tessera.ndarray.error.CastingException;
 import org.tessera.ndarray.error.ShapeMismatchException;
 import org.tessera.ndarray.layout.Shapes;
+import org.tessera.ndarray.memory.Scratch;
 
 /**
  * A universal function as NumPy's: a name, {@code nin} inputs and {@code nout} outputs, an identity
@@ -255,7 +256,8 @@ public final class Ufunc {
         }
         NDArray cached = identities.get(dtype.ordinal());
         if (cached == null) {
-            cached = Reductions.startArray(identity, dtype).readOnly();
+            // On the ordinary heap: made inside a task's scratch memory, it would be overwritten by the next task.
+            cached = Scratch.outsideOf(() -> Reductions.startArray(identity, dtype)).readOnly();
             identities.set(dtype.ordinal(), cached);
         }
         return cached;

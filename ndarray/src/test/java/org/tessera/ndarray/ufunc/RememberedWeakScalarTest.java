@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.tessera.ndarray.NDArray;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.DType;
+import org.tessera.ndarray.memory.Scratch;
 
 /**
  * A ufunc remembers how its last array and weak Java scalar resolved and takes that again only for
@@ -27,6 +28,29 @@ class RememberedWeakScalarTest {
         assertEquals(DType.INT8, again.loop().outputs().getFirst());
         assertFalse(again.inputs()[1].isWriteable(), "the remembered scalar is shared, so read-only");
         assertEquals(4, Ufuncs.ADD.apply(bytes, 1).getLong(0));
+    }
+
+    /**
+     * A resolution first made inside a task's scratch memory is kept on the ordinary heap: its
+     * scalar made in the scratch would be overwritten by the next task that reuses the slab (an
+     * argmax's block offset of 600 read as 0 once, in CI).
+     */
+    @Test
+    void aScalarFirstResolvedInScratchMemoryOutlivesIt() throws Exception {
+        NDArray positions = NDArrays.full(DType.UINT32, 100, 3);
+        Scratch scratch = Scratch.borrow();
+        try {
+            assertEquals(700, scratch.call(() -> Ufuncs.ADD.apply(positions, 600)).getLong(0));
+            scratch.reset();
+            scratch.call(() -> {
+                NDArray reuse = NDArray.zeros(DType.INT64, 4096);
+                reuse.fill(-7);
+                return reuse;
+            });
+        } finally {
+            scratch.giveBack();
+        }
+        assertEquals(700, Ufuncs.ADD.apply(positions, 600).getLong(0));
     }
 
     @Test
