@@ -28,11 +28,22 @@ final class TypeResolution {
      * resolved: the loop, and the scalar as the read-only 0-d array the loop reads.
      */
     record WeakPair(DType dtype, int scalarPosition, Object scalar, Loop loop, NDArray scalarArray) {
-        /** Whether {@code operands} are an array of this dtype and this scalar (equal, of the same class) in these places. */
+        /**
+         * Whether {@code operands} are an array of this dtype and this scalar in these places: of the
+         * same class and equal, a floating scalar bit for bit (NaN payloads and the zeros' signs).
+         */
         boolean matches(Object[] operands) {
             Object weak = operands[scalarPosition];
             return operands[1 - scalarPosition] instanceof NDArray array && array.dtype() == dtype && weak != null
-                    && weak.getClass() == scalar.getClass() && weak.equals(scalar);
+                    && weak.getClass() == scalar.getClass() && sameBits(weak, scalar);
+        }
+
+        private static boolean sameBits(Object one, Object other) {
+            return switch (one) {
+                case Double real -> Double.doubleToRawLongBits(real) == Double.doubleToRawLongBits((Double) other);
+                case Float real -> Float.floatToRawIntBits(real) == Float.floatToRawIntBits((Float) other);
+                default -> one.equals(other);
+            };
         }
 
         Resolved resolved(Object[] operands) {

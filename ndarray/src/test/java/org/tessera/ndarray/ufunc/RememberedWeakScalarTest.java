@@ -68,5 +68,10 @@ class RememberedWeakScalarTest {
         assertEquals(Double.doubleToRawLongBits(-0.0),
                 Double.doubleToRawLongBits(Ufuncs.ADD.apply(NDArrays.full(DType.FLOAT64, -0.0, 1), -0.0).getDouble(0)), "-0.0 is not 0.0");
         assertTrue(Ufuncs.LESS.apply(NDArrays.full(DType.INT8, 3, 2), 1000).getBoolean(0), "a comparison takes an int8's out-of-range scalar by value");
+        NDArray zeros = NDArrays.full(DType.FLOAT64, 0.0, 1);
+        double quiet = Double.longBitsToDouble(0x7ff8000000000001L);
+        double other = Double.longBitsToDouble(0x7ff8000000000002L);
+        assertEquals(0x7ff8000000000001L, Double.doubleToRawLongBits(Ufuncs.ADD.apply(zeros, quiet).getDouble(0)));
+        assertEquals(0x7ff8000000000002L, Double.doubleToRawLongBits(Ufuncs.ADD.apply(zeros, other).getDouble(0)), "another NaN is another scalar");
     }
 }
