@@ -9,7 +9,6 @@ import org.tessera.ndarray.Reduction;
 import org.tessera.ndarray.api.NDArrays;
 import org.tessera.ndarray.dtype.Casting;
 import org.tessera.ndarray.dtype.DType;
-import org.tessera.ndarray.kernel.ContiguousLoops;
 import org.tessera.ndarray.ufunc.Reductions.Options;
 import org.tessera.ndarray.ufunc.Statistics;
 import org.tessera.ndarray.ufunc.Ufuncs;
@@ -32,7 +31,7 @@ public final class Kinds {
     public record Associative(String name, ArrayReduction first, ArrayReduction step, DType dtype) implements ReductionKind {
         @Serial
         private static final long serialVersionUID = 1L;
-        /** The most partials {@link #combineInOrder} sums: one block of the pairwise sum, as the joined sum's. */
+        /** The most partials {@link #combineInOrder} lays out itself; larger groups are joined as before. */
         private static final int MOST_PARTIALS_SUMMED_IN_ORDER = 128;
 
         @Override
@@ -51,30 +50,32 @@ public final class Kinds {
         }
 
         /**
-         * A float64 sum of a group of one-element partials (the levels of a whole sum's tree): the
-         * pairwise sum of their values in order, which is what summing them joined makes (for up to
-         * 128 partials both are one block of NumPy's pairwise sum), with +0.0 for -0.0 as a sum
-         * gives. The join it saves built an array of a few elements through the general
-         * concatenation for every task of the level: the first run of W5, whose 33,000 such tasks
-         * come before the JIT has compiled it, spent a tenth of its workers' time there.
+         * A float64 sum of a group of one-element partials (the levels of a whole sum's tree): their
+         * values laid out as joining them would lay them out, one after another along the reduced
+         * axis, and summed by {@link #combine}, so the bits are the join's. The join itself went
+         * through the general concatenation for every task of the level: the first run of W5, whose
+         * 33,000 such tasks come before the JIT has compiled it, spent a tenth of its workers' time
+         * there.
          */
         @Override
         public NDArray[] combineInOrder(java.util.List<NDArray[]> partials, int[] axes) {
             if (!name.equals("sum") || dtype != null && dtype != DType.FLOAT64 || partials.size() > MOST_PARTIALS_SUMMED_IN_ORDER) {
                 return null;
             }
-            double[] values = new double[partials.size()];
-            for (int position = 0; position < values.length; position++) {
-                NDArray[] partial = partials.get(position);
+            for (NDArray[] partial : partials) {
                 if (partial.length != 1 || partial[0].dtype() != DType.FLOAT64 || partial[0].size() != 1) {
                     return null;
                 }
-                values[position] = partial[0].segment().get(ValueLayout.JAVA_DOUBLE_UNALIGNED, partial[0].byteOffset());
             }
-            double sum = ContiguousLoops.pairwiseSum(values, 0, values.length, false);
-            NDArray combined = NDArray.zeros(DType.FLOAT64, partials.getFirst()[0].shape());
-            combined.segment().set(ValueLayout.JAVA_DOUBLE_UNALIGNED, combined.byteOffset(), sum == 0 ? 0.0 : sum);
-            return new NDArray[] {combined};
+            long[] shape = partials.getFirst()[0].shape();
+            shape[axes[0]] = partials.size();
+            NDArray joined = NDArray.empty(DType.FLOAT64, shape);
+            for (int position = 0; position < partials.size(); position++) {
+                NDArray value = partials.get(position)[0];
+                joined.segment().set(ValueLayout.JAVA_DOUBLE_UNALIGNED, joined.byteOffset() + (long) position * Double.BYTES,
+                        value.segment().get(ValueLayout.JAVA_DOUBLE_UNALIGNED, value.byteOffset()));
+            }
+            return combine(new NDArray[] {joined}, axes);
         }
 
         private Options options(int[] axes, boolean keepdims) {
