@@ -129,9 +129,18 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
         return BloscLibrary.instance().isPresent();
     }
 
-    /** Through the system c-blosc: no byte arrays, no copies; bytes after the frame are ignored. */
+    /**
+     * Straight into {@code target}: LZ4 frames by {@link BloscFrames}, others by the system c-blosc;
+     * no byte arrays, no copies; bytes after the frame are ignored.
+     */
     @Override
     public void decodeInto(MemorySegment data, MemorySegment target) throws IOException {
+        if (BloscFrames.decodes(data)) {
+            try (BloscFrames.Streams streams = new BloscFrames.Streams()) {
+                BloscFrames.decode(data, target.byteSize(), 0, target, streams);
+            }
+            return;
+        }
         library().decode(data, target);
     }
 
@@ -148,7 +157,32 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
 
     @Override
     public void decodeRangeInto(MemorySegment data, long decodedSize, long offset, MemorySegment target) throws IOException {
+        if (BloscFrames.decodesRange(data, decodedSize, offset, target.byteSize())) {
+            try (BloscFrames.Streams streams = new BloscFrames.Streams()) {
+                BloscFrames.decode(data, decodedSize, offset, target, streams);
+            }
+            return;
+        }
         library().decodeRange(data, decodedSize, offset, target);
+    }
+
+    /** The LZ4 streams of the block a range ended in, for the next range of the same frame. */
+    @Override
+    public RangeState rangeState() {
+        return new BloscFrames.Streams();
+    }
+
+    /** Frames {@link BloscFrames} decodes, any range (a shuffled frame's from item to item). */
+    @Override
+    public boolean decodeRangeInPlace(MemorySegment data, long decodedSize, long offset, MemorySegment target, RangeState state) throws IOException {
+        if (!BloscFrames.decodesRange(data, decodedSize, offset, target.byteSize())) {
+            return false;
+        }
+        if (!(state instanceof BloscFrames.Streams streams)) {
+            throw new IllegalArgumentException("blosc: decodes ranges with the state of its own rangeState(), not " + state);
+        }
+        BloscFrames.decode(data, decodedSize, offset, target, streams);
+        return true;
     }
 
     private static BloscLibrary library() {

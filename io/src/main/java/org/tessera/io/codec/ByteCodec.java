@@ -77,4 +77,31 @@ public sealed interface ByteCodec extends java.io.Serializable permits Gzip, Zli
     default void decodeRangeInto(MemorySegment data, long decodedSize, long offset, MemorySegment target) throws IOException {
         throw new UnsupportedOperationException(this + " decodes whole frames only");
     }
+
+    /**
+     * What decoding a range in place keeps for the next range of the same frame (the decoded
+     * streams of the block the range ended in). One reader's; closing it forgets the frame and
+     * gives its memory back, and the reader closes it whenever the stored bytes it decodes change.
+     */
+    interface RangeState extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** A state for {@link #decodeRangeInPlace}; a codec that keeps nothing between ranges hands one that holds nothing. */
+    default RangeState rangeState() {
+        return () -> {
+        };
+    }
+
+    /**
+     * Decodes the decoded bytes {@code [offset, offset + target.byteSize())} of {@code data}, a
+     * frame that must decode to {@code decodedSize} bytes in all, straight into {@code target},
+     * whatever pieces the range cuts, keeping in {@code state} what the next range of the same
+     * frame can use; false, with nothing done, where this frame's ranges must be whole pieces
+     * ({@link #decodeRangeInto} into a window). Corrupt input is an IOException naming the codec.
+     */
+    default boolean decodeRangeInPlace(MemorySegment data, long decodedSize, long offset, MemorySegment target, RangeState state) throws IOException {
+        return false;
+    }
 }

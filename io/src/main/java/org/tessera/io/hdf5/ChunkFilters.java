@@ -1,14 +1,13 @@
 package org.tessera.io.hdf5;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.List;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 import io.jhdf.object.message.FilterPipelineMessage;
 import org.tessera.io.codec.IdleBuffers;
+import org.tessera.io.codec.Unshuffle;
 
 /**
  * The filters h5py writes by default, undone here over pooled buffers straight into a chunk's
@@ -28,7 +27,6 @@ final class ChunkFilters {
 
     /** Stored and intermediate chunk bytes, kept between chunks. */
     private static final IdleBuffers BUFFERS = IdleBuffers.arrays();
-    private static final ValueLayout.OfLong LITTLE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private ChunkFilters() {
     }
@@ -140,83 +138,25 @@ final class ChunkFilters {
         }
     }
 
-    /** HDF5's unshuffle of {@code shuffled[0, length)} into {@code target}'s first {@code length} bytes. */
+    /**
+     * HDF5's unshuffle of {@code shuffled[0, length)} into {@code target}'s first {@code length}
+     * bytes: the runs of the whole elements, then the bytes after them as they are. Byte by byte,
+     * the unshuffle took half as long as zlib's inflating of the same chunks (H1's file, 2000 x 2000
+     * float64 chunks, JFR samples); as a transpose of words, a third.
+     */
     static void unshuffle(byte[] shuffled, int length, int elementSize, MemorySegment target) {
+        MemorySegment source = MemorySegment.ofArray(shuffled);
         int elements = elementSize > 1 ? length / elementSize : 0;
         if (elements <= 1) {
-            MemorySegment.copy(MemorySegment.ofArray(shuffled), 0, target, 0, length);
+            MemorySegment.copy(source, 0, target, 0, length);
             return;
         }
-        if (elementSize == Long.BYTES) {
-            unshuffleWords(shuffled, elements, target);
-        } else {
-            for (int part = 0; part < elementSize; part++) {
-                int run = part * elements;
-                for (int element = 0; element < elements; element++) {
-                    target.set(ValueLayout.JAVA_BYTE, (long) element * elementSize + part, shuffled[run + element]);
-                }
-            }
+        MemorySegment[] runs = new MemorySegment[elementSize];
+        for (int part = 0; part < elementSize; part++) {
+            runs[part] = source.asSlice((long) part * elements, elements);
         }
+        Unshuffle.unshuffle(runs, 0, elements, target, 0);
         int whole = elements * elementSize;
-        MemorySegment.copy(MemorySegment.ofArray(shuffled), whole, target, whole, length - whole);
+        MemorySegment.copy(source, whole, target, whole, length - whole);
     }
-
-    /**
-     * The unshuffle of 8-byte elements, eight elements at a time: the eight runs' next eight bytes
-     * are read as eight words, an 8 x 8 byte matrix whose transpose (three rounds of swapping
-     * halves, quarters and single bytes between rows) is the eight elements. Byte by byte, the
-     * unshuffle took half as long as zlib's inflating of the same chunks (H1's file, 2000 x 2000
-     * float64 chunks, JFR samples); this way it takes a third, about what moving the bytes costs.
-     */
-    private static void unshuffleWords(byte[] shuffled, int elements, MemorySegment target) {
-        MemorySegment source = MemorySegment.ofArray(shuffled);
-        int element = 0;
-        for (; element + Long.BYTES <= elements; element += Long.BYTES) {
-            long x0 = source.get(LITTLE_LONG, element);
-            long x1 = source.get(LITTLE_LONG, (long) elements + element);
-            long x2 = source.get(LITTLE_LONG, 2L * elements + element);
-            long x3 = source.get(LITTLE_LONG, 3L * elements + element);
-            long x4 = source.get(LITTLE_LONG, 4L * elements + element);
-            long x5 = source.get(LITTLE_LONG, 5L * elements + element);
-            long x6 = source.get(LITTLE_LONG, 6L * elements + element);
-            long x7 = source.get(LITTLE_LONG, 7L * elements + element);
-            // Word k holds byte k of elements element..element+7, element j in its byte j.
-            long t;
-            t = x0; x0 = t & LOW_HALVES | x4 << 32; x4 = t >>> 32 | x4 & HIGH_HALVES;
-            t = x1; x1 = t & LOW_HALVES | x5 << 32; x5 = t >>> 32 | x5 & HIGH_HALVES;
-            t = x2; x2 = t & LOW_HALVES | x6 << 32; x6 = t >>> 32 | x6 & HIGH_HALVES;
-            t = x3; x3 = t & LOW_HALVES | x7 << 32; x7 = t >>> 32 | x7 & HIGH_HALVES;
-            t = x0; x0 = t & LOW_QUARTERS | x2 << 16 & HIGH_QUARTERS; x2 = t >>> 16 & LOW_QUARTERS | x2 & HIGH_QUARTERS;
-            t = x1; x1 = t & LOW_QUARTERS | x3 << 16 & HIGH_QUARTERS; x3 = t >>> 16 & LOW_QUARTERS | x3 & HIGH_QUARTERS;
-            t = x4; x4 = t & LOW_QUARTERS | x6 << 16 & HIGH_QUARTERS; x6 = t >>> 16 & LOW_QUARTERS | x6 & HIGH_QUARTERS;
-            t = x5; x5 = t & LOW_QUARTERS | x7 << 16 & HIGH_QUARTERS; x7 = t >>> 16 & LOW_QUARTERS | x7 & HIGH_QUARTERS;
-            t = x0; x0 = t & LOW_BYTES | x1 << 8 & HIGH_BYTES; x1 = t >>> 8 & LOW_BYTES | x1 & HIGH_BYTES;
-            t = x2; x2 = t & LOW_BYTES | x3 << 8 & HIGH_BYTES; x3 = t >>> 8 & LOW_BYTES | x3 & HIGH_BYTES;
-            t = x4; x4 = t & LOW_BYTES | x5 << 8 & HIGH_BYTES; x5 = t >>> 8 & LOW_BYTES | x5 & HIGH_BYTES;
-            t = x6; x6 = t & LOW_BYTES | x7 << 8 & HIGH_BYTES; x7 = t >>> 8 & LOW_BYTES | x7 & HIGH_BYTES;
-            long at = (long) element * Long.BYTES;
-            target.set(LITTLE_LONG, at, x0);
-            target.set(LITTLE_LONG, at + 8, x1);
-            target.set(LITTLE_LONG, at + 16, x2);
-            target.set(LITTLE_LONG, at + 24, x3);
-            target.set(LITTLE_LONG, at + 32, x4);
-            target.set(LITTLE_LONG, at + 40, x5);
-            target.set(LITTLE_LONG, at + 48, x6);
-            target.set(LITTLE_LONG, at + 56, x7);
-        }
-        for (; element < elements; element++) {
-            long value = 0;
-            for (int part = 0; part < Long.BYTES; part++) {
-                value |= (shuffled[part * elements + element] & 0xffL) << (8 * part);
-            }
-            target.set(LITTLE_LONG, (long) element * Long.BYTES, value);
-        }
-    }
-
-    private static final long LOW_HALVES = 0x0000_0000_FFFF_FFFFL;
-    private static final long HIGH_HALVES = 0xFFFF_FFFF_0000_0000L;
-    private static final long LOW_QUARTERS = 0x0000_FFFF_0000_FFFFL;
-    private static final long HIGH_QUARTERS = 0xFFFF_0000_FFFF_0000L;
-    private static final long LOW_BYTES = 0x00FF_00FF_00FF_00FFL;
-    private static final long HIGH_BYTES = 0xFF00_FF00_FF00_FF00L;
 }

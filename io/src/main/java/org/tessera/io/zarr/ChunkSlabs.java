@@ -46,6 +46,8 @@ final class ChunkSlabs implements RegionSource.SlabReader {
     private static final IdleBuffers IDLE_WINDOWS = IdleBuffers.arrays(16 * Runtime.getRuntime().availableProcessors());
 
     private byte[] window = new byte[0];
+    /** What decoding a range in place keeps for the next (a Blosc block's LZ4 streams), for the bytes mapped now; null until then. */
+    private ByteCodec.RangeState ranges;
     private Mapping mapping;
     private long nextRow;
     private long windowStart;
@@ -197,6 +199,10 @@ final class ChunkSlabs implements RegionSource.SlabReader {
             read.accept(continuing ? stored() : store.map(key, alone));
         } catch (IOException failure) {
             throw new UncheckedIOException(where() + ": cannot read rows " + firstRow + " to " + (firstRow + rows) + ": " + failure.getMessage(), failure);
+        } finally {
+            if (!continuing) {
+                forgetRanges();
+            }
         }
         nextRow = firstRow + rows;
         if (nextRow == regionShape[0]) {
@@ -242,6 +248,8 @@ final class ChunkSlabs implements RegionSource.SlabReader {
             }
         } catch (IOException failure) {
             throw new UncheckedIOException(where() + ": cannot read " + rows.length + " rows: " + failure.getMessage(), failure);
+        } finally {
+            forgetRanges();
         }
         close();
         return withinRegion(stacked);
@@ -290,7 +298,16 @@ final class ChunkSlabs implements RegionSource.SlabReader {
         }
     }
 
+    /** Forgets what ranges decoded in place kept: the stored bytes they came from are let go. */
+    private void forgetRanges() {
+        if (ranges != null) {
+            ranges.close();
+            ranges = null;
+        }
+    }
+
     private void unmap() {
+        forgetRanges();
         if (mapping != null) {
             mapping.cleanable.clean();
             mapping = null;
@@ -322,6 +339,16 @@ final class ChunkSlabs implements RegionSource.SlabReader {
             }
             MemorySegment.copy(stored, from, target, 0, target.byteSize());
             return;
+        }
+        if (ranges == null) {
+            ranges = codec.rangeState();
+        }
+        try {
+            if (codec.decodeRangeInPlace(stored, chunkBytes, from, target, ranges)) {
+                return;
+            }
+        } catch (IOException corrupt) {
+            throw new ZarrFormatException(where() + ": " + corrupt.getMessage(), corrupt);
         }
         // Piece by piece through the window, so a slab that runs past it keeps the part decoded already.
         for (long position = from; position < to;) {

@@ -46,7 +46,12 @@ public final class VectorApiMath implements VectorMath {
     public java.util.Map<String, String> kernelWidths() {
         String width = SPECIES.vectorBitSize() + "-bit";
         return java.util.Map.of("arithmetic", width, "exp_log", width, "uniform", LONG_SPECIES.vectorBitSize() + "-bit",
-                "pairwise_sum", QUARTER.vectorBitSize() + "-bit");
+                "pairwise_sum", QUARTER.vectorBitSize() + "-bit", "unshuffle", ByteUnshuffle.bits() + "-bit");
+    }
+
+    @Override
+    public long unshuffle(MemorySegment[] runs, long first, long count, MemorySegment output, long outputOffset) {
+        return ByteUnshuffle.unshuffle(runs, first, count, output, outputOffset);
     }
 
     @Override

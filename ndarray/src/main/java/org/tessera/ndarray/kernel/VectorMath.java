@@ -57,7 +57,7 @@ public interface VectorMath {
      * the figures move with it and a provider may use a narrower vector where that is faster.
      */
     default java.util.Map<String, String> kernelWidths() {
-        return java.util.Map.of("arithmetic", "scalar", "exp_log", "scalar", "uniform", "scalar", "pairwise_sum", "scalar");
+        return java.util.Map.of("arithmetic", "scalar", "exp_log", "scalar", "uniform", "scalar", "pairwise_sum", "scalar", "unshuffle", "scalar");
     }
 
     /** {@code output[i] = function(input[i])} for {@code i < count}. */
@@ -108,6 +108,18 @@ public interface VectorMath {
      */
     default boolean splitMixUniform(long base, long[] steps, int count, MemorySegment output, long outputOffset) {
         return false;
+    }
+
+    /**
+     * The byte unshuffle of Blosc's and HDF5's shuffle filter: {@code runs.length} runs hold byte
+     * {@code b} of every element in run {@code b}, and element {@code i} is byte {@code i} of each
+     * run in turn. Writes elements {@code [first, first + n)} from byte {@code outputOffset} of
+     * {@code output}, each {@code runs.length} bytes, and returns {@code n}: at most {@code count},
+     * a whole number of the provider's vectors, 0 where it cannot (other element sizes). The caller
+     * unshuffles the rest. The output must not overlap the runs.
+     */
+    default long unshuffle(MemorySegment[] runs, long first, long count, MemorySegment output, long outputOffset) {
+        return 0;
     }
 
     /** Whether {@link #pairwiseSum} sums these {@code count} float64 values from byte {@code offset} of {@code segment}. */
