@@ -4,38 +4,37 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
 import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.ShortVector;
-import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The byte unshuffle of 2-, 4- and 8-byte elements on the Vector API: a vector of each run's next
  * bytes, then rounds of interleaving pairs of vectors (bytes, then pairs of bytes, then fours), as
- * many as the element has powers of two, leave whole elements in order. Each interleave is a
- * two-vector rearrange (one permute instruction with AVX-512 VBMI, a few with AVX2). On one core of
- * the AMD EPYC (Zen 4), 8-byte elements from runs in cache take 0.22 ns each at AVX-512 and 0.84 ns
- * at AVX2, against 1.47 ns for the scalar transpose of eight words.
+ * many as the element has powers of two, leave whole elements in order. Each interleave selects
+ * from two vectors taken as one table of twice the lanes ({@code selectFrom(v1, v2)}, one permute
+ * instruction with AVX-512 VBMI). On one core of the AMD EPYC (Zen 4), 8-byte elements from runs in
+ * cache take 0.19 ns each at AVX-512 and 1.0 ns at AVX2, against 1.47 ns for the scalar transpose of
+ * eight words. A two-vector {@code rearrange} of shuffles with exceptional indices ran at 0.22 and
+ * 0.84 ns, but C2 took 0.55 s to compile this loop that way against 0.24 s, and until C2 has
+ * compiled it the loop runs the Vector API's Java fallback, a vector allocated per operation: the
+ * first pass over a store took 1.5-2.2 s instead of 0.9 s, and the R workloads' peaks were 30-60 MB
+ * higher.
  *
  * <p>The form is what C2 compiles well at both levels, found by trying: an int loop over elements
  * with the loads written out, and one class of segment at each load and store (see {@link #plain}).
  * A long loop index had its hoisted range checks deoptimised again and again; a reinterpretation
  * through a species the vector derives (bytes as shorts) did not fold at AVX2 and ran the Java
- * fallback; a blend of two one-vector rearranges ran at half the speed; the loop body as a method
- * of its own, at two thirds. Until C2 has compiled it, the loop runs that fallback, which allocates
- * a vector per operation: the first few hundred MB of a process's unshuffles leave garbage.
+ * fallback; one-vector rearranges and a blend ran at half the speed; the loop body as a method of
+ * its own, at two thirds.
  */
 final class ByteUnshuffle {
     private static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_PREFERRED;
-    private static final VectorSpecies<Short> SHORTS = VectorSpecies.of(short.class, BYTES.vectorShape());
-    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, BYTES.vectorShape());
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
-    private static final VectorShuffle<Byte> BYTES_LOW = interleave(BYTES, false);
-    private static final VectorShuffle<Byte> BYTES_HIGH = interleave(BYTES, true);
-    private static final VectorShuffle<Short> SHORTS_LOW = interleave(SHORTS, false);
-    private static final VectorShuffle<Short> SHORTS_HIGH = interleave(SHORTS, true);
-    private static final VectorShuffle<Integer> INTS_LOW = interleave(INTS, false);
-    private static final VectorShuffle<Integer> INTS_HIGH = interleave(INTS, true);
+    private static final ByteVector SINGLES_LOW = interleave(1, false);
+    private static final ByteVector SINGLES_HIGH = interleave(1, true);
+    private static final ByteVector PAIRS_LOW = interleave(2, false);
+    private static final ByteVector PAIRS_HIGH = interleave(2, true);
+    private static final ByteVector QUADS_LOW = interleave(4, false);
+    private static final ByteVector QUADS_HIGH = interleave(4, true);
 
     private ByteUnshuffle() {
     }
@@ -46,18 +45,21 @@ final class ByteUnshuffle {
     }
 
     /**
-     * The lanes of the first (or second) halves of two vectors, alternating: lane {@code 2k} is
-     * lane {@code k} of the first vector, lane {@code 2k + 1} lane {@code k} of the second, which a
-     * two-vector rearrange names by the exceptional index {@code k - length}.
+     * The indices, into two vectors taken as one table of twice the lanes, of an interleave of
+     * groups of {@code group} bytes of their first (or second) halves: group {@code 2k} of the
+     * result is group {@code k} of the first vector, group {@code 2k + 1} group {@code k} of the
+     * second (lane {@code length + i} of the table).
      */
-    private static <E> VectorShuffle<E> interleave(VectorSpecies<E> species, boolean high) {
-        int length = species.length();
-        int[] lanes = new int[length];
+    private static ByteVector interleave(int group, boolean high) {
+        int length = BYTES.length();
+        byte[] lanes = new byte[length];
         for (int lane = 0; lane < length; lane++) {
-            int source = lane / 2 + (high ? length / 2 : 0);
-            lanes[lane] = lane % 2 == 0 ? source : source - length;
+            int pair = lane / (2 * group);
+            int within = lane % (2 * group);
+            int source = pair * group + within % group + (high ? length / 2 : 0);
+            lanes[lane] = (byte) (within < group ? source : source + length);
         }
-        return VectorShuffle.fromArray(species, lanes, 0);
+        return ByteVector.fromArray(BYTES, lanes, 0);
     }
 
     /**
@@ -105,8 +107,8 @@ final class ByteUnshuffle {
             ByteVector v0 = ByteVector.fromMemorySegment(BYTES, r0, element, ORDER);
             ByteVector v1 = ByteVector.fromMemorySegment(BYTES, r1, element, ORDER);
             long at = (long) element * 2;
-            v0.rearrange(BYTES_LOW, v1).intoMemorySegment(output, at, ORDER);
-            v0.rearrange(BYTES_HIGH, v1).intoMemorySegment(output, at + step, ORDER);
+            SINGLES_LOW.selectFrom(v0, v1).intoMemorySegment(output, at, ORDER);
+            SINGLES_HIGH.selectFrom(v0, v1).intoMemorySegment(output, at + step, ORDER);
         }
     }
 
@@ -118,15 +120,15 @@ final class ByteUnshuffle {
             ByteVector v1 = ByteVector.fromMemorySegment(BYTES, r1, element, ORDER);
             ByteVector v2 = ByteVector.fromMemorySegment(BYTES, r2, element, ORDER);
             ByteVector v3 = ByteVector.fromMemorySegment(BYTES, r3, element, ORDER);
-            ShortVector low01 = v0.rearrange(BYTES_LOW, v1).reinterpretAsShorts();
-            ShortVector high01 = v0.rearrange(BYTES_HIGH, v1).reinterpretAsShorts();
-            ShortVector low23 = v2.rearrange(BYTES_LOW, v3).reinterpretAsShorts();
-            ShortVector high23 = v2.rearrange(BYTES_HIGH, v3).reinterpretAsShorts();
+            ByteVector low01 = SINGLES_LOW.selectFrom(v0, v1);
+            ByteVector high01 = SINGLES_HIGH.selectFrom(v0, v1);
+            ByteVector low23 = SINGLES_LOW.selectFrom(v2, v3);
+            ByteVector high23 = SINGLES_HIGH.selectFrom(v2, v3);
             long at = (long) element * 4;
-            low01.rearrange(SHORTS_LOW, low23).intoMemorySegment(output, at, ORDER);
-            low01.rearrange(SHORTS_HIGH, low23).intoMemorySegment(output, at + step, ORDER);
-            high01.rearrange(SHORTS_LOW, high23).intoMemorySegment(output, at + 2 * step, ORDER);
-            high01.rearrange(SHORTS_HIGH, high23).intoMemorySegment(output, at + 3 * step, ORDER);
+            PAIRS_LOW.selectFrom(low01, low23).intoMemorySegment(output, at, ORDER);
+            PAIRS_HIGH.selectFrom(low01, low23).intoMemorySegment(output, at + step, ORDER);
+            PAIRS_LOW.selectFrom(high01, high23).intoMemorySegment(output, at + 2 * step, ORDER);
+            PAIRS_HIGH.selectFrom(high01, high23).intoMemorySegment(output, at + 3 * step, ORDER);
         }
     }
 
@@ -144,32 +146,32 @@ final class ByteUnshuffle {
             ByteVector v6 = ByteVector.fromMemorySegment(BYTES, r6, element, ORDER);
             ByteVector v7 = ByteVector.fromMemorySegment(BYTES, r7, element, ORDER);
             // Pairs of bytes (runs 0-1, 2-3, 4-5, 6-7), each over the first and the second half of the elements.
-            ShortVector low01 = v0.rearrange(BYTES_LOW, v1).reinterpretAsShorts();
-            ShortVector high01 = v0.rearrange(BYTES_HIGH, v1).reinterpretAsShorts();
-            ShortVector low23 = v2.rearrange(BYTES_LOW, v3).reinterpretAsShorts();
-            ShortVector high23 = v2.rearrange(BYTES_HIGH, v3).reinterpretAsShorts();
-            ShortVector low45 = v4.rearrange(BYTES_LOW, v5).reinterpretAsShorts();
-            ShortVector high45 = v4.rearrange(BYTES_HIGH, v5).reinterpretAsShorts();
-            ShortVector low67 = v6.rearrange(BYTES_LOW, v7).reinterpretAsShorts();
-            ShortVector high67 = v6.rearrange(BYTES_HIGH, v7).reinterpretAsShorts();
+            ByteVector low01 = SINGLES_LOW.selectFrom(v0, v1);
+            ByteVector high01 = SINGLES_HIGH.selectFrom(v0, v1);
+            ByteVector low23 = SINGLES_LOW.selectFrom(v2, v3);
+            ByteVector high23 = SINGLES_HIGH.selectFrom(v2, v3);
+            ByteVector low45 = SINGLES_LOW.selectFrom(v4, v5);
+            ByteVector high45 = SINGLES_HIGH.selectFrom(v4, v5);
+            ByteVector low67 = SINGLES_LOW.selectFrom(v6, v7);
+            ByteVector high67 = SINGLES_HIGH.selectFrom(v6, v7);
             // Fours of bytes (0-3 and 4-7), each over a quarter of the elements.
-            IntVector a0 = low01.rearrange(SHORTS_LOW, low23).reinterpretAsInts();
-            IntVector a1 = low01.rearrange(SHORTS_HIGH, low23).reinterpretAsInts();
-            IntVector a2 = high01.rearrange(SHORTS_LOW, high23).reinterpretAsInts();
-            IntVector a3 = high01.rearrange(SHORTS_HIGH, high23).reinterpretAsInts();
-            IntVector b0 = low45.rearrange(SHORTS_LOW, low67).reinterpretAsInts();
-            IntVector b1 = low45.rearrange(SHORTS_HIGH, low67).reinterpretAsInts();
-            IntVector b2 = high45.rearrange(SHORTS_LOW, high67).reinterpretAsInts();
-            IntVector b3 = high45.rearrange(SHORTS_HIGH, high67).reinterpretAsInts();
+            ByteVector a0 = PAIRS_LOW.selectFrom(low01, low23);
+            ByteVector a1 = PAIRS_HIGH.selectFrom(low01, low23);
+            ByteVector a2 = PAIRS_LOW.selectFrom(high01, high23);
+            ByteVector a3 = PAIRS_HIGH.selectFrom(high01, high23);
+            ByteVector b0 = PAIRS_LOW.selectFrom(low45, low67);
+            ByteVector b1 = PAIRS_HIGH.selectFrom(low45, low67);
+            ByteVector b2 = PAIRS_LOW.selectFrom(high45, high67);
+            ByteVector b3 = PAIRS_HIGH.selectFrom(high45, high67);
             long at = (long) element * 8;
-            a0.rearrange(INTS_LOW, b0).intoMemorySegment(output, at, ORDER);
-            a0.rearrange(INTS_HIGH, b0).intoMemorySegment(output, at + step, ORDER);
-            a1.rearrange(INTS_LOW, b1).intoMemorySegment(output, at + 2 * step, ORDER);
-            a1.rearrange(INTS_HIGH, b1).intoMemorySegment(output, at + 3 * step, ORDER);
-            a2.rearrange(INTS_LOW, b2).intoMemorySegment(output, at + 4 * step, ORDER);
-            a2.rearrange(INTS_HIGH, b2).intoMemorySegment(output, at + 5 * step, ORDER);
-            a3.rearrange(INTS_LOW, b3).intoMemorySegment(output, at + 6 * step, ORDER);
-            a3.rearrange(INTS_HIGH, b3).intoMemorySegment(output, at + 7 * step, ORDER);
+            QUADS_LOW.selectFrom(a0, b0).intoMemorySegment(output, at, ORDER);
+            QUADS_HIGH.selectFrom(a0, b0).intoMemorySegment(output, at + step, ORDER);
+            QUADS_LOW.selectFrom(a1, b1).intoMemorySegment(output, at + 2 * step, ORDER);
+            QUADS_HIGH.selectFrom(a1, b1).intoMemorySegment(output, at + 3 * step, ORDER);
+            QUADS_LOW.selectFrom(a2, b2).intoMemorySegment(output, at + 4 * step, ORDER);
+            QUADS_HIGH.selectFrom(a2, b2).intoMemorySegment(output, at + 5 * step, ORDER);
+            QUADS_LOW.selectFrom(a3, b3).intoMemorySegment(output, at + 6 * step, ORDER);
+            QUADS_HIGH.selectFrom(a3, b3).intoMemorySegment(output, at + 7 * step, ORDER);
         }
     }
 }
