@@ -17,9 +17,9 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * {@code blosc_getitem} copies into the target. Here a stored stream is read once, from the frame
  * itself, by the unshuffle that writes the target ({@link Unshuffle}: whole vectors of elements on
  * the SIMD provider); only an LZ4 stream is first decoded (by the system liblz4) into a buffer. The
- * store's 64 chunks of 32 MB, mapped, decode on one core of the AMD EPYC (Zen 4) in 0.33-0.37 s at
- * AVX-512 and 0.45-0.49 s at AVX2, against 0.58 s for c-blosc (the mappings' page faults in all),
- * and a range of rows needs no window of whole blocks to copy from.
+ * store's 64 chunks of 32 MB, mapped, decode on one core of the AMD EPYC (Zen 4) in 0.35-0.36 s at
+ * AVX-512 and 0.52 s at AVX2, against 0.58 s for c-blosc (the mappings' page faults in all), and a
+ * range of rows needs no window of whole blocks to copy from.
  *
  * <p>The frame's layout (c-blosc's README_CHUNK_FORMAT): a 16-byte header (format version, the
  * compressor's version, flags, type size, then the decoded size, the block size and the frame's
