@@ -20,9 +20,11 @@ import org.tessera.ndarray.layout.Strides;
 
 /**
  * Slabs of rows of a region that lies in one chunk of a Zarr v2 array in C order, each decoded
- * alone: a raw chunk is copied row range by row range from its mapping, and a Blosc chunk decodes
- * only the internal blocks that hold the rows ({@code blosc_getitem}) into a window kept for the
- * next slab, so consecutive slabs decode each internal block once. A slab is then a few hundred
+ * alone: a raw chunk is copied row range by row range from its mapping; a Blosc chunk of LZ4
+ * streams decodes the rows straight into the slab, the codec's {@link ByteCodec.RangeState}
+ * keeping the block a slab ends in for the next; any other Blosc chunk decodes only the internal
+ * blocks that hold the rows ({@code blosc_getitem}) into a window kept for the next slab. Either
+ * way consecutive slabs decode each internal block once. A slab is then a few hundred
  * kilobytes that a reduction sums while it is in cache, where the whole chunk (32 MB for 2000 x
  * 2000 float64) would be decoded into fresh memory and read back from RAM.
  */
