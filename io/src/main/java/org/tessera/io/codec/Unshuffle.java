@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 import org.tessera.ndarray.kernel.VectorMath;
 
@@ -17,7 +18,7 @@ import org.tessera.ndarray.kernel.VectorMath;
  * <p>The loops only ever see native segments of one class ({@link #plain}): a loop whose loads or
  * stores had seen a mapping and an arena's buffer, or native memory and a heap array, was
  * deoptimised by C2 again and again (a store's decoding took 20 s instead of 0.5). Runs or a
- * target on the heap go through native staging buffers of the thread's, a piece at a time, and
+ * target on the heap go through pooled native staging buffers, a piece at a time, and
  * runs on the heap (HDF5's inflated chunks, where inflating takes twice the unshuffle's time) to
  * the scalar loops alone: until C2 has compiled the Vector API's loop, it runs a Java fallback
  * that allocates a vector per operation, which grew the HDF5 read's heap by 140 MB for nothing.
@@ -26,7 +27,12 @@ public final class Unshuffle {
     private static final ValueLayout.OfLong LITTLE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     /** Elements per piece staged for heap runs or a heap target: their runs and output stay in the core's cache. */
     private static final int STAGED_ELEMENTS = 8 << 10;
-    private static final ThreadLocal<MemorySegment> STAGING = new ThreadLocal<>();
+    /**
+     * Staging buffers not in use, kept for the next call: a pool rather than one per thread, since
+     * schedulers start threads per computation and each thread's buffer would wait for the collector.
+     */
+    private static final ConcurrentLinkedDeque<MemorySegment> IDLE_STAGING = new ConcurrentLinkedDeque<>();
+    private static final int IDLE_STAGING_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
     /** Fewer elements go to the scalar loops: the provider's call makes a view of each run and of the target. */
     private static final long VECTOR_ELEMENTS = 512;
 
@@ -66,7 +72,20 @@ public final class Unshuffle {
             unshufflePlain(plainRuns, first, count, plain(target), targetOffset);
             return;
         }
-        MemorySegment staging = staging((long) STAGED_ELEMENTS * size * 2);
+        MemorySegment buffer = borrowStaging((long) STAGED_ELEMENTS * size * 2);
+        try {
+            staged(runs, plainRuns, first, count, target, targetOffset, plain(buffer));
+        } finally {
+            if (IDLE_STAGING.size() < IDLE_STAGING_LIMIT) {
+                IDLE_STAGING.offerFirst(buffer);
+            }
+        }
+    }
+
+    /** The unshuffle through {@code staging}: pieces of heap runs copied in, pieces of output copied out to a heap target. */
+    private static void staged(MemorySegment[] runs, MemorySegment[] plainRuns, long first, long count, MemorySegment target, long targetOffset,
+            MemorySegment staging) {
+        int size = runs.length;
         MemorySegment[] staged = plainRuns;
         if (plainRuns == null) {
             staged = new MemorySegment[size];
@@ -103,14 +122,10 @@ public final class Unshuffle {
         return MemorySegment.ofAddress(segment.address()).reinterpret(segment.byteSize());
     }
 
-    /** The thread's staging memory, at least {@code bytes}, as a plain segment; the thread keeps the arena's segment it views. */
-    private static MemorySegment staging(long bytes) {
-        MemorySegment staging = STAGING.get();
-        if (staging == null || staging.byteSize() < bytes) {
-            staging = Arena.ofAuto().allocate(bytes, 64);
-            STAGING.set(staging);
-        }
-        return plain(staging);
+    /** An idle staging buffer of at least {@code bytes}, or a new one; the caller holds it (not a view of it) while it is in use. */
+    private static MemorySegment borrowStaging(long bytes) {
+        MemorySegment idle = IDLE_STAGING.pollFirst();
+        return idle != null && idle.byteSize() >= bytes ? idle : Arena.ofAuto().allocate(bytes, 64);
     }
 
     /** Elements {@code [first, first + count)} into {@code target} from byte {@code targetOffset}; every segment plain native. */
