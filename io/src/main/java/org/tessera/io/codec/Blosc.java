@@ -136,9 +136,7 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
     @Override
     public void decodeInto(MemorySegment data, MemorySegment target) throws IOException {
         if (BloscFrames.decodes(data)) {
-            try (BloscFrames.Streams streams = new BloscFrames.Streams()) {
-                BloscFrames.decode(data, target.byteSize(), 0, target, streams);
-            }
+            BloscFrames.decode(data, target.byteSize(), 0, target);
             return;
         }
         library().decode(data, target);
@@ -158,9 +156,7 @@ public record Blosc(String compressorName, int level, Shuffle shuffle, int typeS
     @Override
     public void decodeRangeInto(MemorySegment data, long decodedSize, long offset, MemorySegment target) throws IOException {
         if (BloscFrames.decodesRange(data, decodedSize, offset, target.byteSize())) {
-            try (BloscFrames.Streams streams = new BloscFrames.Streams()) {
-                BloscFrames.decode(data, decodedSize, offset, target, streams);
-            }
+            BloscFrames.decode(data, decodedSize, offset, target);
             return;
         }
         library().decodeRange(data, decodedSize, offset, target);

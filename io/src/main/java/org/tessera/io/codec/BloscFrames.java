@@ -71,8 +71,12 @@ final class BloscFrames {
         if (!decodes(stored)) {
             return false;
         }
-        int typeSize = typeSize(stored);
-        return !shuffled(flags(stored), typeSize) || offset % typeSize == 0 && ((offset + length) % typeSize == 0 || offset + length == decodedSize);
+        return !cutsItems(flags(stored), typeSize(stored), offset, length, decodedSize);
+    }
+
+    /** Whether {@code [offset, offset + length)} of a frame of these flags and item size cuts a shuffled item: the end may cut the frame's last bytes only. */
+    private static boolean cutsItems(int flags, int typeSize, long offset, long length, long decodedSize) {
+        return shuffled(flags, typeSize) && (offset % typeSize != 0 || (offset + length) % typeSize != 0 && offset + length != decodedSize);
     }
 
     private static int flags(MemorySegment stored) {
@@ -89,10 +93,20 @@ final class BloscFrames {
 
     /**
      * Decoded bytes {@code [offset, offset + target.byteSize())} of the frame at the start of
-     * {@code stored}, which must decode to {@code decodedSize} bytes, into {@code target}; what the
-     * header says and the last block's streams (LZ4 ones decoded) stay in {@code streams} for the
-     * next range of the same frame. Bytes after the frame are ignored. A frame that is not what its
-     * header says is an IOException naming the block and the stream.
+     * {@code stored}, which must decode to {@code decodedSize} bytes, into {@code target}. Bytes
+     * after the frame are ignored. A frame that is not what its header says is an IOException
+     * naming the block and the stream.
+     */
+    static void decode(MemorySegment stored, long decodedSize, long offset, MemorySegment target) throws IOException {
+        try (Streams streams = new Streams()) {
+            decode(stored, decodedSize, offset, target, streams);
+        }
+    }
+
+    /**
+     * As {@link #decode(MemorySegment, long, long, MemorySegment)}, keeping what the header says
+     * and the last block's streams (LZ4 ones decoded) in {@code streams} for the next range of the
+     * same frame.
      */
     static void decode(MemorySegment stored, long decodedSize, long offset, MemorySegment target, Streams streams) throws IOException {
         Layout layout = streams.layout(stored);
@@ -105,7 +119,7 @@ final class BloscFrames {
         }
         int typeSize = layout.typeSize;
         boolean shuffled = shuffled(layout.flags, typeSize);
-        if (shuffled && (offset % typeSize != 0 || (offset + length) % typeSize != 0 && offset + length != layout.decoded)) {
+        if (cutsItems(layout.flags, typeSize, offset, length, layout.decoded)) {
             throw new IllegalArgumentException("blosc: bytes " + offset + " to " + (offset + length) + " cut " + typeSize + "-byte items of a shuffled frame");
         }
         if (length == 0) {
