@@ -1,6 +1,7 @@
 package org.tessera.io.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -13,7 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The unshuffle gives element {@code i}'s byte {@code b} from byte {@code i} of run {@code b}, for
  * any element size, count and first element, from runs and into targets of native memory and heap
- * arrays in any mix, whatever part the SIMD provider takes (the runs here are sized so that vectors
+ * arrays ({@code byte[]}, and {@code long[]} as behind a block, from whole words or not) in any mix,
+ * whatever part the SIMD provider takes (the runs here are sized so that vectors
  * of every width leave a rest).
  */
 class UnshuffleTest {
@@ -41,6 +43,15 @@ class UnshuffleTest {
                 MemorySegment heap = MemorySegment.ofArray(new byte[(int) (offset + count * size)]);
                 Unshuffle.unshuffle(runs, first, count, heap, offset);
                 assertArrayEquals(expected, heap.asSlice(offset).toArray(ValueLayout.JAVA_BYTE), "into a heap array, " + count + " elements");
+                // A block's array, from a whole word (where the provider writes its vectors itself) and from elsewhere.
+                for (long wordsOffset : new long[] {8 * random.nextInt(4), offset}) {
+                    MemorySegment words = MemorySegment.ofArray(new long[(int) ((wordsOffset + count * size + 8) / 8)]);
+                    words.fill((byte) 0x55);
+                    Unshuffle.unshuffle(runs, first, count, words, wordsOffset);
+                    assertArrayEquals(expected, words.asSlice(wordsOffset, count * size).toArray(ValueLayout.JAVA_BYTE),
+                            "into a long[] from byte " + wordsOffset + ", " + count + " elements");
+                    assertEquals(0x55, words.get(ValueLayout.JAVA_BYTE, wordsOffset + count * size), "nothing past them");
+                }
                 MemorySegment nativeTarget = arena.allocate(offset + count * size + 1);
                 Unshuffle.unshuffle(runs, first, count, nativeTarget, offset);
                 assertArrayEquals(expected, nativeTarget.asSlice(offset, count * size).toArray(ValueLayout.JAVA_BYTE), "into native memory, " + count + " elements");

@@ -2,6 +2,7 @@ package org.tessera.ndarray.simd;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import java.util.Objects;
 
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.VectorSpecies;
@@ -64,14 +65,16 @@ final class ByteUnshuffle {
 
     /**
      * See {@code VectorMath.unshuffle}: whole vectors of elements only, none where an element is not
-     * 2, 4 or 8 bytes or where a run or the output is on the heap.
+     * 2, 4 or 8 bytes, where a run is on the heap, or where the output is on the heap other than in
+     * whole words of a {@code long[]} (the arrays behind Tessera's blocks).
      */
     static long unshuffle(MemorySegment[] runs, long first, long count, MemorySegment output, long outputOffset) {
         int width = BYTES.length();
         // Under 2 GB of output a call, so that the loops count in ints.
         int elements = (int) Math.min(count - count % width, Integer.MAX_VALUE / 8 / width * width);
         int size = runs.length;
-        if (elements == 0 || size != 2 && size != 4 && size != 8 || !output.isNative()) {
+        long[] words = wordsOf(output, outputOffset);
+        if (elements == 0 || size != 2 && size != 4 && size != 8 || !output.isNative() && words == null) {
             return 0;
         }
         MemorySegment[] plain = new MemorySegment[size];
@@ -81,13 +84,35 @@ final class ByteUnshuffle {
             }
             plain[run] = plain(runs[run]).asSlice(first, elements);
         }
-        MemorySegment target = plain(output).asSlice(outputOffset, (long) elements * size);
+        Objects.checkFromIndexSize(outputOffset, (long) elements * size, output.byteSize());
+        // A heap output is written through its array, a native one through a plain segment: each store sees one kind of memory.
+        MemorySegment target = words == null ? plain(output).asSlice(outputOffset, (long) elements * size) : null;
+        int word = words == null ? 0 : Math.toIntExact((output.address() + outputOffset) / Long.BYTES);
         switch (size) {
-            case 2 -> twos(plain[0], plain[1], elements, target);
-            case 4 -> fours(plain[0], plain[1], plain[2], plain[3], elements, target);
-            default -> eights(plain[0], plain[1], plain[2], plain[3], plain[4], plain[5], plain[6], plain[7], elements, target);
+            case 2 -> twos(plain[0], plain[1], elements, target, words, word);
+            case 4 -> fours(plain[0], plain[1], plain[2], plain[3], elements, target, words, word);
+            default -> eights(plain[0], plain[1], plain[2], plain[3], plain[4], plain[5], plain[6], plain[7], elements, target, words, word);
         }
         return elements;
+    }
+
+    /** The {@code long[]} behind a heap output whose bytes from {@code offset} start at a whole word of it; null otherwise. */
+    private static long[] wordsOf(MemorySegment output, long offset) {
+        return !output.isNative() && output.heapBase().orElse(null) instanceof long[] words && (output.address() + offset) % Long.BYTES == 0
+                ? words : null;
+    }
+
+    /**
+     * Stores {@code vector} at byte {@code at} of the output: of {@code output}, or where it is null
+     * of {@code words} from word {@code word}. The loops pass the same kind of output on every
+     * iteration, so C2 splits each loop in two, and no store site sees two kinds of memory.
+     */
+    private static void put(ByteVector vector, MemorySegment output, long[] words, int word, long at) {
+        if (output != null) {
+            vector.intoMemorySegment(output, at, ORDER);
+        } else {
+            vector.reinterpretAsLongs().intoArray(words, word + (int) (at >>> 3));
+        }
     }
 
     /**
@@ -100,19 +125,20 @@ final class ByteUnshuffle {
         return MemorySegment.ofAddress(segment.address()).reinterpret(segment.byteSize());
     }
 
-    private static void twos(MemorySegment r0, MemorySegment r1, int elements, MemorySegment output) {
+    private static void twos(MemorySegment r0, MemorySegment r1, int elements, MemorySegment output, long[] words, int word) {
         int width = BYTES.length();
         long step = BYTES.vectorByteSize();
         for (int element = 0; element + width <= elements; element += width) {
             ByteVector v0 = ByteVector.fromMemorySegment(BYTES, r0, element, ORDER);
             ByteVector v1 = ByteVector.fromMemorySegment(BYTES, r1, element, ORDER);
             long at = (long) element * 2;
-            SINGLES_LOW.selectFrom(v0, v1).intoMemorySegment(output, at, ORDER);
-            SINGLES_HIGH.selectFrom(v0, v1).intoMemorySegment(output, at + step, ORDER);
+            put(SINGLES_LOW.selectFrom(v0, v1), output, words, word, at);
+            put(SINGLES_HIGH.selectFrom(v0, v1), output, words, word, at + step);
         }
     }
 
-    private static void fours(MemorySegment r0, MemorySegment r1, MemorySegment r2, MemorySegment r3, int elements, MemorySegment output) {
+    private static void fours(MemorySegment r0, MemorySegment r1, MemorySegment r2, MemorySegment r3, int elements, MemorySegment output,
+            long[] words, int word) {
         int width = BYTES.length();
         long step = BYTES.vectorByteSize();
         for (int element = 0; element + width <= elements; element += width) {
@@ -125,15 +151,15 @@ final class ByteUnshuffle {
             ByteVector low23 = SINGLES_LOW.selectFrom(v2, v3);
             ByteVector high23 = SINGLES_HIGH.selectFrom(v2, v3);
             long at = (long) element * 4;
-            PAIRS_LOW.selectFrom(low01, low23).intoMemorySegment(output, at, ORDER);
-            PAIRS_HIGH.selectFrom(low01, low23).intoMemorySegment(output, at + step, ORDER);
-            PAIRS_LOW.selectFrom(high01, high23).intoMemorySegment(output, at + 2 * step, ORDER);
-            PAIRS_HIGH.selectFrom(high01, high23).intoMemorySegment(output, at + 3 * step, ORDER);
+            put(PAIRS_LOW.selectFrom(low01, low23), output, words, word, at);
+            put(PAIRS_HIGH.selectFrom(low01, low23), output, words, word, at + step);
+            put(PAIRS_LOW.selectFrom(high01, high23), output, words, word, at + 2 * step);
+            put(PAIRS_HIGH.selectFrom(high01, high23), output, words, word, at + 3 * step);
         }
     }
 
     private static void eights(MemorySegment r0, MemorySegment r1, MemorySegment r2, MemorySegment r3, MemorySegment r4, MemorySegment r5,
-            MemorySegment r6, MemorySegment r7, int elements, MemorySegment output) {
+            MemorySegment r6, MemorySegment r7, int elements, MemorySegment output, long[] words, int word) {
         int width = BYTES.length();
         long step = BYTES.vectorByteSize();
         for (int element = 0; element + width <= elements; element += width) {
@@ -164,14 +190,14 @@ final class ByteUnshuffle {
             ByteVector b2 = PAIRS_LOW.selectFrom(high45, high67);
             ByteVector b3 = PAIRS_HIGH.selectFrom(high45, high67);
             long at = (long) element * 8;
-            QUADS_LOW.selectFrom(a0, b0).intoMemorySegment(output, at, ORDER);
-            QUADS_HIGH.selectFrom(a0, b0).intoMemorySegment(output, at + step, ORDER);
-            QUADS_LOW.selectFrom(a1, b1).intoMemorySegment(output, at + 2 * step, ORDER);
-            QUADS_HIGH.selectFrom(a1, b1).intoMemorySegment(output, at + 3 * step, ORDER);
-            QUADS_LOW.selectFrom(a2, b2).intoMemorySegment(output, at + 4 * step, ORDER);
-            QUADS_HIGH.selectFrom(a2, b2).intoMemorySegment(output, at + 5 * step, ORDER);
-            QUADS_LOW.selectFrom(a3, b3).intoMemorySegment(output, at + 6 * step, ORDER);
-            QUADS_HIGH.selectFrom(a3, b3).intoMemorySegment(output, at + 7 * step, ORDER);
+            put(QUADS_LOW.selectFrom(a0, b0), output, words, word, at);
+            put(QUADS_HIGH.selectFrom(a0, b0), output, words, word, at + step);
+            put(QUADS_LOW.selectFrom(a1, b1), output, words, word, at + 2 * step);
+            put(QUADS_HIGH.selectFrom(a1, b1), output, words, word, at + 3 * step);
+            put(QUADS_LOW.selectFrom(a2, b2), output, words, word, at + 4 * step);
+            put(QUADS_HIGH.selectFrom(a2, b2), output, words, word, at + 5 * step);
+            put(QUADS_LOW.selectFrom(a3, b3), output, words, word, at + 6 * step);
+            put(QUADS_HIGH.selectFrom(a3, b3), output, words, word, at + 7 * step);
         }
     }
 }
