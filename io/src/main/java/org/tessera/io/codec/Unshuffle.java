@@ -39,6 +39,12 @@ public final class Unshuffle {
     private static final int IDLE_STAGING_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
     /** Fewer elements go to the scalar loops: the provider's call makes a view of each run and of the target. */
     private static final long VECTOR_ELEMENTS = 512;
+    /**
+     * Fewer 8-byte elements (the rest a vector loop leaves: under 64) go byte by byte, not to the
+     * word transpose: called for every such rest, the transpose turned hot in the first timed run of
+     * the R workloads, and C2 spent 0.68 s of one of the two cores compiling it there.
+     */
+    private static final long WORD_ELEMENTS = 256;
 
     private Unshuffle() {
     }
@@ -149,10 +155,13 @@ public final class Unshuffle {
         scalar(runs, first + done, count - done, target, targetOffset + done * size);
     }
 
-    /** The scalar loops: eight words transposed at a time for 8-byte elements, then byte by byte. */
+    /**
+     * The scalar loops: for 8-byte elements, eight words transposed at a time where there are
+     * {@link #WORD_ELEMENTS} or more, then byte by byte.
+     */
     private static void scalar(MemorySegment[] runs, long first, long count, MemorySegment target, long targetOffset) {
         int size = runs.length;
-        long done = size == Long.BYTES ? words(runs, first, count, target, targetOffset) : 0;
+        long done = size == Long.BYTES && count >= WORD_ELEMENTS ? words(runs, first, count, target, targetOffset) : 0;
         long at = targetOffset + done * size;
         for (long element = first + done; element < first + count; element++) {
             for (int part = 0; part < size; part++) {
