@@ -26,7 +26,7 @@ class ByteUnshuffleTest {
     @ValueSource(ints = {2, 4, 8})
     void wholeVectorsOfElementsAreTheRunsBytesInTurn(int size) {
         SplittableRandom random = new SplittableRandom(size);
-        int width = ByteUnshuffle.bits() / 8;
+        int width = ByteUnshuffle.width(size);
         try (Arena arena = Arena.ofConfined()) {
             for (long count : new long[] {width - 1, width, 3L * width + 5, 20_000}) {
                 long first = random.nextInt(3 * width);
@@ -49,7 +49,7 @@ class ByteUnshuffleTest {
 
     /** The provider's unshuffle into {@code output} from {@code offset}: whole vectors of elements, nothing past them. */
     private void checkOutput(MemorySegment[] runs, long first, long count, int size, MemorySegment output, long offset) {
-        int width = ByteUnshuffle.bits() / 8;
+        int width = ByteUnshuffle.width(size);
         output.fill((byte) 0x55);
         long done = vector.unshuffle(runs, first, count, output, offset);
         String into = output.isNative() ? "native memory" : "a long[]";
