@@ -13,12 +13,12 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The byte unshuffle of 2-, 4- and 8-byte elements on the Vector API: a vector of each run's next
  * bytes, then rounds of interleaving pairs of vectors (bytes, then pairs of bytes, then fours), as
- * many as the element has powers of two, leave whole elements in order. Below 512-bit vectors,
- * 8-byte elements are made by widening each run's bytes to ints instead ({@link #widenedEights}). Each interleave selects
+ * many as the element has powers of two, leave whole elements in order. Each interleave selects
  * from two vectors taken as one table of twice the lanes ({@code selectFrom(v1, v2)}, one permute
  * instruction with AVX-512 VBMI). On one core of the AMD EPYC (Zen 4), 8-byte elements from runs in
  * cache take 0.19 ns each at AVX-512 and 1.0 ns at AVX2, against 1.47 ns for the scalar transpose of
- * eight words. A two-vector {@code rearrange} of shuffles with exceptional indices ran at 0.22 and
+ * eight words; below 512-bit vectors they are therefore made by widening each run's bytes to ints
+ * instead ({@link #widenedEights}, 0.47 ns at AVX2). A two-vector {@code rearrange} of shuffles with exceptional indices ran at 0.22 and
  * 0.84 ns, but C2 took 0.55 s to compile this loop that way against 0.24 s, and until C2 has
  * compiled it the loop runs the Vector API's Java fallback, a vector allocated per operation: the
  * first pass over a store took 1.5-2.2 s instead of 0.9 s, and the R workloads' peaks were 30-60 MB
