@@ -40,7 +40,7 @@ class WorkloadRunnerTest {
         Map<?, ?> machine = (Map<?, ?>) result.get("machine");
         assertEquals(List.of("cpu", "simd", "simd_kernels", "use_avx", "blas", "blas_kernels", "jvm_options", "java_version"), List.copyOf(machine.keySet()));
         assertTrue(machine.get("blas_kernels").toString().length() > 0, machine.toString());
-        assertEquals(List.of("arithmetic", "exp_log", "pairwise_sum", "uniform", "unshuffle"), List.copyOf(((Map<?, ?>) machine.get("simd_kernels")).keySet()));
+        assertEquals(List.of("arithmetic", "exp_log", "pairwise_sum", "transpose", "uniform", "unshuffle"), List.copyOf(((Map<?, ?>) machine.get("simd_kernels")).keySet()));
         assertEquals(Runtime.version().toString(), machine.get("java_version"));
         assertTrue(machine.get("cpu").toString().length() > 0 && machine.get("jvm_options") instanceof List<?>, machine.toString());
         assertEquals(3, ((List<?>) result.get("runs")).size());

@@ -43,8 +43,8 @@ final class ByteUnshuffle {
     /** The widening loop's elements per round: as many as a vector of ints has lanes, each run's next bytes a vector of that many lanes. */
     private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Byte> INT_LANES_OF_BYTES = VectorSpecies.of(byte.class, VectorShape.forBitSize(INTS.length() * Byte.SIZE));
-    private static final IntVector WORDS_LOW = interleavedWords(false);
-    private static final IntVector WORDS_HIGH = interleavedWords(true);
+    private static final IntVector WORDS_LOW = IntVector.fromArray(INTS, interleaveIndices(INTS.length(), 1, false), 0);
+    private static final IntVector WORDS_HIGH = IntVector.fromArray(INTS, interleaveIndices(INTS.length(), 1, true), 0);
     /**
      * Whether 8-byte elements go to the widening loop: below 512-bit vectors a byte selection from
      * two vectors has no one instruction (AVX2 has no cross-lane byte permute), and on the AMD EPYC
@@ -68,37 +68,30 @@ final class ByteUnshuffle {
         return size == Long.BYTES && WIDENS_EIGHTS ? INTS.length() : BYTES.length();
     }
 
-    /**
-     * The indices, into two vectors taken as one table of twice the lanes, of an interleave of
-     * groups of {@code group} bytes of their first (or second) halves: group {@code 2k} of the
-     * result is group {@code k} of the first vector, group {@code 2k + 1} group {@code k} of the
-     * second (lane {@code length + i} of the table).
-     */
     private static ByteVector interleave(int group, boolean high) {
-        int length = BYTES.length();
-        byte[] lanes = new byte[length];
-        for (int lane = 0; lane < length; lane++) {
-            int pair = lane / (2 * group);
-            int within = lane % (2 * group);
-            int source = pair * group + within % group + (high ? length / 2 : 0);
-            lanes[lane] = (byte) (within < group ? source : source + length);
+        int[] indices = interleaveIndices(BYTES.length(), group, high);
+        byte[] lanes = new byte[indices.length];
+        for (int lane = 0; lane < lanes.length; lane++) {
+            lanes[lane] = (byte) indices[lane];
         }
         return ByteVector.fromArray(BYTES, lanes, 0);
     }
 
     /**
-     * The indices, into two vectors of ints taken as one table, of their interleave over their
-     * first (or second) halves: int {@code 2k} of the result is int {@code k} of the first vector,
-     * int {@code 2k + 1} int {@code k} of the second.
+     * The indices, into two vectors of {@code length} lanes taken as one table of twice the lanes,
+     * of an interleave of groups of {@code group} lanes of their first (or second) halves: group
+     * {@code 2k} of the result is group {@code k} of the first vector, group {@code 2k + 1} group
+     * {@code k} of the second (lane {@code length + i} of the table).
      */
-    private static IntVector interleavedWords(boolean high) {
-        int length = INTS.length();
+    static int[] interleaveIndices(int length, int group, boolean high) {
         int[] lanes = new int[length];
         for (int lane = 0; lane < length; lane++) {
-            int source = lane / 2 + (high ? length / 2 : 0);
-            lanes[lane] = lane % 2 == 0 ? source : source + length;
+            int pair = lane / (2 * group);
+            int within = lane % (2 * group);
+            int source = pair * group + within % group + (high ? length / 2 : 0);
+            lanes[lane] = within < group ? source : source + length;
         }
-        return IntVector.fromArray(INTS, lanes, 0);
+        return lanes;
     }
 
     /**

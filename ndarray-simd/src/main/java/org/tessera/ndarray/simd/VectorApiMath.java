@@ -46,7 +46,12 @@ public final class VectorApiMath implements VectorMath {
     public java.util.Map<String, String> kernelWidths() {
         String width = SPECIES.vectorBitSize() + "-bit";
         return java.util.Map.of("arithmetic", width, "exp_log", width, "uniform", LONG_SPECIES.vectorBitSize() + "-bit",
-                "pairwise_sum", QUARTER.vectorBitSize() + "-bit", "unshuffle", ByteUnshuffle.bits() + "-bit");
+                "pairwise_sum", QUARTER.vectorBitSize() + "-bit", "transpose", WordTranspose.bits() + "-bit", "unshuffle", ByteUnshuffle.bits() + "-bit");
+    }
+
+    @Override
+    public int transposeWords(long[] source, int base, int columnStep, int rows, int columns, int step, long[] tile) {
+        return WordTranspose.transpose(source, base, columnStep, rows, columns, step, tile);
     }
 
     @Override

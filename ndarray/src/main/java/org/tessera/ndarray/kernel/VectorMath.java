@@ -53,11 +53,12 @@ public interface VectorMath {
 
     /**
      * The SIMD width each family of kernels runs at, by family (arithmetic, exp and log, the uniform
-     * generator, the pairwise sum): "scalar" or the vector's bits. Benchmark results name it, since
-     * the figures move with it and a provider may use a narrower vector where that is faster.
+     * generator, the pairwise sum, the word transpose, the byte unshuffle): "scalar" or the vector's
+     * bits. Benchmark results name it, since the figures move with it and a provider may use a
+     * narrower vector where that is faster.
      */
     default java.util.Map<String, String> kernelWidths() {
-        return java.util.Map.of("arithmetic", "scalar", "exp_log", "scalar", "uniform", "scalar", "pairwise_sum", "scalar", "unshuffle", "scalar");
+        return java.util.Map.of("arithmetic", "scalar", "exp_log", "scalar", "uniform", "scalar", "pairwise_sum", "scalar", "transpose", "scalar", "unshuffle", "scalar");
     }
 
     /** {@code output[i] = function(input[i])} for {@code i < count}. */
@@ -119,6 +120,17 @@ public interface VectorMath {
      * unshuffles the rest. The output must not overlap the runs.
      */
     default long unshuffle(MemorySegment[] runs, long first, long count, MemorySegment output, long outputOffset) {
+        return 0;
+    }
+
+    /**
+     * The transpose of 8-byte words into a tile: element {@code (row, column)} of the source, at
+     * {@code source[base + row + column * columnStep]}, goes to {@code tile[row * step + column]},
+     * for the rows and columns of the corner that whole blocks of {@code side x side} cover
+     * ({@code rows - rows % side} by {@code columns - columns % side}); returns {@code side}, or 0
+     * where the provider transposes nothing. The caller transposes the rest.
+     */
+    default int transposeWords(long[] source, int base, int columnStep, int rows, int columns, int step, long[] tile) {
         return 0;
     }
 

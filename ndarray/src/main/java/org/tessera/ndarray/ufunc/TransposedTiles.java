@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.tessera.ndarray.NDArray;
+import org.tessera.ndarray.kernel.VectorMath;
 
 /**
  * The contiguous kernel over 2-D operands of which some are transposed, as in {@code x + x.T}:
@@ -138,8 +139,17 @@ final class TransposedTiles {
                                       int rows, int columns, int step, long[] tile, MemorySegment tileSegment) {
         if (itemSize == Long.BYTES && source.heapBase().orElse(null) instanceof long[] words
                 && (source.address() + corner) % Long.BYTES == 0 && columnStride % Long.BYTES == 0) {
-            transposeWords(words, Math.toIntExact((source.address() + corner) / Long.BYTES), Math.toIntExact(columnStride / Long.BYTES),
-                    rows, columns, step, tile);
+            int base = Math.toIntExact((source.address() + corner) / Long.BYTES);
+            int columnStep = Math.toIntExact(columnStride / Long.BYTES);
+            // The provider transposes the corner of whole blocks of its side, the loop below the rest.
+            int side = VectorMath.selected().transposeWords(words, base, columnStep, rows, columns, step, tile);
+            int doneRows = side == 0 ? 0 : rows - rows % side;
+            int doneColumns = side == 0 || doneRows == 0 ? 0 : columns - columns % side;
+            if (doneColumns == 0) {
+                doneRows = 0;
+            }
+            transposeWords(words, base + doneColumns * columnStep, columnStep, rows, columns - doneColumns, step, tile, doneColumns);
+            transposeWords(words, base + doneRows, columnStep, rows - doneRows, doneColumns, step, tile, doneRows * step);
             return;
         }
         long tileRowBytes = (long) step * itemSize;
@@ -182,9 +192,11 @@ final class TransposedTiles {
      * The 8-byte transpose over the {@code long[]} behind heap arrays, in blocks of 4 x 4: sixteen
      * independent loads and stores per block, where an element at a time spends more on index
      * arithmetic and bounds checks than on moving data (0.55 against 0.25 ns per element in L1).
-     * Element (row, column) of the source is at {@code base + row + column * columnStep}.
+     * Element (row, column) of the source is at {@code base + row + column * columnStep}, and goes to
+     * {@code tile[at + row * step + column]}. The SIMD provider's blocks of 8 x 8 (4 x 4 at AVX2)
+     * in vectors take 0.35 (0.58-0.60) ns a word from blocks out of cache against this loop's 0.71-0.74.
      */
-    private static void transposeWords(long[] source, int base, int columnStep, int rows, int columns, int step, long[] tile) {
+    private static void transposeWords(long[] source, int base, int columnStep, int rows, int columns, int step, long[] tile, int at) {
         int column = 0;
         for (; column + 4 <= columns; column += 4) {
             int row = 0;
@@ -197,7 +209,7 @@ final class TransposedTiles {
                 long a10 = source[from1], a11 = source[from1 + 1], a12 = source[from1 + 2], a13 = source[from1 + 3];
                 long a20 = source[from2], a21 = source[from2 + 1], a22 = source[from2 + 2], a23 = source[from2 + 3];
                 long a30 = source[from3], a31 = source[from3 + 1], a32 = source[from3 + 2], a33 = source[from3 + 3];
-                int to = row * step + column;
+                int to = at + row * step + column;
                 tile[to] = a00;
                 tile[to + 1] = a10;
                 tile[to + 2] = a20;
@@ -220,7 +232,7 @@ final class TransposedTiles {
             }
             for (; row < rows; row++) {
                 int from = base + row + column * columnStep;
-                int to = row * step + column;
+                int to = at + row * step + column;
                 tile[to] = source[from];
                 tile[to + 1] = source[from + columnStep];
                 tile[to + 2] = source[from + 2 * columnStep];
@@ -229,7 +241,7 @@ final class TransposedTiles {
         }
         for (; column < columns; column++) {
             for (int row = 0; row < rows; row++) {
-                tile[row * step + column] = source[base + row + column * columnStep];
+                tile[at + row * step + column] = source[base + row + column * columnStep];
             }
         }
     }
