@@ -29,6 +29,7 @@ final class WordTranspose {
         return LONGS.vectorBitSize();
     }
 
+    /** The byte unshuffle's interleave on long lanes; groups of more than half the lanes (fours at AVX2) are never used, and are built as pairs. */
     private static LongVector interleave(int group, boolean high) {
         int[] indices = ByteUnshuffle.interleaveIndices(SIDE, Math.min(group, Math.max(1, SIDE / 2)), high);
         long[] lanes = new long[SIDE];
@@ -47,8 +48,8 @@ final class WordTranspose {
         }
         if (wholeRows > 0 && wholeColumns > 0) {
             // The loops index the arrays in ints: the corners of the block they touch must lie in them.
-            java.util.Objects.checkFromIndexSize(base, (wholeColumns - 1) * columnStep + wholeRows, source.length);
-            java.util.Objects.checkFromIndexSize(0, (wholeRows - 1) * step + wholeColumns, tile.length);
+            java.util.Objects.checkFromIndexSize(base, (wholeColumns - 1L) * columnStep + wholeRows, source.length);
+            java.util.Objects.checkFromIndexSize(0, (wholeRows - 1L) * step + wholeColumns, tile.length);
             if (SIDE == 8) {
                 eights(source, base, columnStep, wholeRows, wholeColumns, step, tile);
             } else {
