@@ -65,7 +65,12 @@ final class ByteUnshuffle {
 
     /** Elements a loop takes at a time for elements of {@code size} bytes: a call does a whole number of these. */
     static int width(int size) {
-        return size == Long.BYTES && WIDENS_EIGHTS ? INTS.length() : BYTES.length();
+        return widens(size) ? INTS.length() : BYTES.length();
+    }
+
+    /** Whether elements of {@code size} bytes go to the widening loop. */
+    private static boolean widens(int size) {
+        return size == Long.BYTES && WIDENS_EIGHTS;
     }
 
     private static ByteVector interleave(int group, boolean high) {
@@ -101,7 +106,6 @@ final class ByteUnshuffle {
      */
     static long unshuffle(MemorySegment[] runs, long first, long count, MemorySegment output, long outputOffset) {
         int size = runs.length;
-        boolean widens = size == Long.BYTES && WIDENS_EIGHTS;
         int width = width(size);
         // Under 2 GB of output a call, so that the loops count in ints.
         int elements = (int) Math.min(count - count % width, Integer.MAX_VALUE / 8 / width * width);
@@ -124,7 +128,7 @@ final class ByteUnshuffle {
             case 2 -> twos(plain[0], plain[1], elements, target, words, word);
             case 4 -> fours(plain[0], plain[1], plain[2], plain[3], elements, target, words, word);
             default -> {
-                if (widens) {
+                if (widens(size)) {
                     widenedEights(plain[0], plain[1], plain[2], plain[3], plain[4], plain[5], plain[6], plain[7], elements, target, words, word);
                 } else {
                     eights(plain[0], plain[1], plain[2], plain[3], plain[4], plain[5], plain[6], plain[7], elements, target, words, word);

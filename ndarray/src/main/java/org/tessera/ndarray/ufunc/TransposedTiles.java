@@ -143,11 +143,9 @@ final class TransposedTiles {
             int columnStep = Math.toIntExact(columnStride / Long.BYTES);
             // The provider transposes the corner of whole blocks of its side, the loop below the rest.
             int side = VectorMath.selected().transposeWords(words, base, columnStep, rows, columns, step, tile);
-            int doneRows = side == 0 ? 0 : rows - rows % side;
-            int doneColumns = side == 0 || doneRows == 0 ? 0 : columns - columns % side;
-            if (doneColumns == 0) {
-                doneRows = 0;
-            }
+            boolean blocks = side > 0 && rows >= side && columns >= side;
+            int doneRows = blocks ? rows - rows % side : 0;
+            int doneColumns = blocks ? columns - columns % side : 0;
             transposeWords(words, base + doneColumns * columnStep, columnStep, rows, columns - doneColumns, step, tile, doneColumns);
             transposeWords(words, base + doneRows, columnStep, rows - doneRows, doneColumns, step, tile, doneRows * step);
             return;
