@@ -182,9 +182,12 @@ public final class Kinds {
     }
 
     /**
-     * Mean and variance from partial moments: count, mean and the sum of squared deviations per
-     * block, combined pairwise-stably (Chan et al.), so a variance of many blocks keeps the accuracy
-     * of a two-pass variance.
+     * Mean and variance from partial moments: count, total and (beyond the mean) the sum of squared
+     * deviations from the block's mean, combined pairwise-stably (Chan et al.), so a variance of many
+     * blocks keeps the accuracy of a two-pass variance. A mean's partials are sums alone, as Dask's
+     * are: no division until the finish, where weighted means divided and multiplied every strip's
+     * partial, kernels that a first computation ran cold (W1's timed run allocated 160 MB in the
+     * vector fallback of those two).
      */
     public record Moments(String name, boolean skipNan, int order, long ddof, DType dtype) implements ReductionKind {
         @Serial
@@ -197,12 +200,12 @@ public final class Kinds {
             NDArray total = skipNan ? Statistics.nansum(values, keep) : Statistics.sum(values, keep);
             NDArray count = skipNan ? Statistics.sum(Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(values)), keep.withDtype(DType.FLOAT64))
                     : NDArrays.full(DType.FLOAT64, elementsPerResult(block, axes), total.shape());
-            NDArray mean = Ufuncs.TRUE_DIVIDE.apply(total, count);
             if (order == 1) {
-                return new NDArray[] {count, mean};
+                return new NDArray[] {count, total};
             }
+            NDArray mean = Ufuncs.TRUE_DIVIDE.apply(total, count);
             if (!skipNan && !values.dtype().isComplex()) {
-                return new NDArray[] {count, mean, Statistics.squaredDeviationSums(values, mean, keep)};
+                return new NDArray[] {count, total, Statistics.squaredDeviationSums(values, mean, keep)};
             }
             NDArray deviations = Ufuncs.SUBTRACT.apply(values, mean);
             // |d|² of a real d is d·d bit for bit: squared in place, a block makes one temporary, not three,
@@ -213,10 +216,10 @@ public final class Kinds {
             // (inf - inf): the variance of values with an infinity is NaN.
             NDArray kept = skipNan ? NDArrays.where(Ufuncs.ISNAN.apply(values), 0.0, squares) : squares;
             NDArray m2 = Statistics.sum(kept, keep);
-            return new NDArray[] {count, mean, m2};
+            return new NDArray[] {count, total, m2};
         }
 
-        /** A count and a mean (of the values' dtype: complex or float64), and M2 beyond the mean. */
+        /** A count and a total (of the values' dtype: complex or float64), and M2 beyond the mean. */
         @Override
         public long partialItemBytes(DType input, DType result) {
             return 8 + (input.isComplex() ? 16 : 8) + (order == 1 ? 0 : 8);
@@ -275,16 +278,17 @@ public final class Kinds {
         public NDArray[] combine(NDArray[] joined, int[] axes) {
             Options keep = new Options(axes, null, true, null, null);
             NDArray count = Statistics.sum(joined[0], keep);
-            // A block with no values (all NaN, for the nan-variants) has mean NaN and count 0: it must add nothing.
-            NDArray weighted = blockSum(joined[0], Ufuncs.MULTIPLY.apply(joined[0], joined[1]), keep);
-            NDArray mean = Ufuncs.TRUE_DIVIDE.apply(weighted, count);
+            // A block with no values (all NaN, for the nan-variants) has total 0 and count 0: it adds nothing.
+            NDArray total = Statistics.sum(joined[1], keep);
             if (order == 1) {
-                return new NDArray[] {count, mean};
+                return new NDArray[] {count, total};
             }
-            NDArray shift = Ufuncs.SUBTRACT.apply(joined[1], mean);
+            // Each block's mean is the one its chunk step took the deviations from (the same division);
+            // an empty block's (NaN) adds nothing between the blocks.
+            NDArray shift = Ufuncs.SUBTRACT.apply(Ufuncs.TRUE_DIVIDE.apply(joined[1], joined[0]), Ufuncs.TRUE_DIVIDE.apply(total, count));
             NDArray between = blockSum(joined[0], Ufuncs.MULTIPLY.apply(joined[0], Ufuncs.SQUARE.apply(Ufuncs.ABSOLUTE.apply(shift))), keep);
             NDArray m2 = Ufuncs.ADD.apply(Statistics.sum(joined[2], keep), between);
-            return new NDArray[] {count, mean, m2};
+            return new NDArray[] {count, total, m2};
         }
 
         /**
@@ -306,7 +310,7 @@ public final class Kinds {
             if ((accumulator != DType.FLOAT16 && accumulator != DType.FLOAT32) || combined[1].dtype().isComplex()) {
                 return result;
             }
-            NDArray total = Ufuncs.MULTIPLY.apply(combined[0], combined[1]).astype(accumulator);
+            NDArray total = combined[1].astype(accumulator);
             NDArray notNan = Ufuncs.LOGICAL_NOT.apply(Ufuncs.ISNAN.apply(result));
             if (order == 1) {
                 NDArray overflows = Ufuncs.LOGICAL_AND.apply(Ufuncs.ISINF.apply(total), notNan);
@@ -325,7 +329,7 @@ public final class Kinds {
         @Override
         public NDArray finish(NDArray[] joined, int[] axes, boolean keepdims) {
             NDArray[] combined = combine(joined, axes);
-            NDArray result = order == 1 ? combined[1]
+            NDArray result = order == 1 ? Ufuncs.TRUE_DIVIDE.apply(combined[1], combined[0])
                     : Ufuncs.TRUE_DIVIDE.apply(combined[2], Ufuncs.MAXIMUM.apply(Ufuncs.SUBTRACT.apply(combined[0], (double) ddof), 0.0));
             if (dtype != null) {
                 result = asNumPyOverflows(combined, result);

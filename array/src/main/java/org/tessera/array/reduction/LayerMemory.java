@@ -12,7 +12,7 @@ import org.tessera.graph.memory.Footprint;
 
 /**
  * The memory declarations that the reductions, rechunks, products, transforms and sorts share:
- * internal layers whose tasks return several arrays (a partial's count, mean and M2; a block's Q
+ * internal layers whose tasks return several arrays (a partial's count, sum and M2; a block's Q
  * and R) or a wrapper of them, counted as the scheduler counts what it holds; working memory in
  * proportion to an input block; and what a task that borrows a scratch may add to it.
  */

@@ -9,7 +9,7 @@ import org.tessera.ndarray.dtype.DType;
 /**
  * One reduction as a tree of three steps, the way Dask's {@code reduction} splits it: reduce each
  * block to a partial, combine partials joined along the reduced axes, and finish. A partial is a
- * few arrays with length 1 along the reduced axes (a sum; a count and a sum for a mean; count, mean
+ * few arrays with length 1 along the reduced axes (a sum; a count and a sum for a mean; count, sum
  * and sum of squared deviations for a variance; value and index for arg-reductions).
  */
 public interface ReductionKind extends Serializable {

@@ -16,10 +16,10 @@ import org.tessera.graph.memory.Footprint;
 
 /**
  * The mean and the variance (or standard deviation) of the same blocks over the same axes,
- * computed together, read the blocks once. Their chunk steps compute the same count and mean of
+ * computed together, read the blocks once. Their chunk steps compute the same count and sum of
  * each block, the variance's adding the sum of squared deviations: the mean's chunk layer becomes
  * the first two parts of the variance's, so the blocks have one reader, which a fused chain then
- * pulls through in strips (a stored chunk in slabs), and the mean's values are bit for bit what
+ * pulls through in strips (a stored chunk in slabs), and the mean's partials are bit for bit what
  * its own chunk step gives. Dask reads the blocks once too, but holds each until both have read it.
  */
 public final class SharedMoments {
@@ -55,7 +55,7 @@ public final class SharedMoments {
 
     /**
      * The footprint of the mean's chunk layer once it picks the twin's parts: the same partials
-     * (a count and a mean, which the twin's task made) and nothing allocated, as its task copies
+     * (a count and a sum, which the twin's task made) and nothing allocated, as its task copies
      * two references. Where the mean's layer declared nothing, the twin's partials less their M2.
      */
     private static Footprint pickedParts(Footprint mean, Footprint twin) {

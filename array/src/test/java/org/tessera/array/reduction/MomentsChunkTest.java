@@ -13,7 +13,7 @@ import org.tessera.ndarray.ufunc.Reductions.Options;
 import org.tessera.ndarray.ufunc.Statistics;
 import org.tessera.ndarray.ufunc.Ufuncs;
 
-/** A variance's chunk step: its partials are NumPy's count, mean and sum of squared deviations of the block, over either axis. */
+/** A variance's chunk step: its partials are NumPy's count, sum and sum of squared deviations (from the block's mean) of the block, over either axis. */
 class MomentsChunkTest {
 
     @Test
@@ -33,7 +33,8 @@ class MomentsChunkTest {
                     NDArray[] partials = kind.chunk(block, new int[] {axis}, new BlockPlace(new long[] {0, 0}, block.shape()));
                     NDArray values = block.astype(DType.FLOAT64);
                     Options kept = new Options(new int[] {axis}, null, true, null, null);
-                    NDArray mean = Ufuncs.TRUE_DIVIDE.apply(Statistics.sum(values, kept), (double) values.shape(axis));
+                    NDArray total = Statistics.sum(values, kept);
+                    NDArray mean = Ufuncs.TRUE_DIVIDE.apply(total, (double) values.shape(axis));
                     NDArray deviation = Ufuncs.SUBTRACT.apply(values, mean);
                     NDArray squares = Statistics.sum(Ufuncs.MULTIPLY.apply(deviation, deviation), kept);
                     String where = "a " + block.dtype() + " block of shape " + block.shape()[0] + " x " + block.shape()[1] + " over axis " + axis;
@@ -42,8 +43,8 @@ class MomentsChunkTest {
                     for (long j = 0; j < mean.size(); j++) {
                         long[] at = axis == 0 ? new long[] {0, j} : new long[] {j, 0};
                         assertEquals(values.shape(axis), partials[0].getDouble(at), where + ", count " + j);
-                        assertEquals(Double.doubleToRawLongBits(mean.getDouble(at)), Double.doubleToRawLongBits(partials[1].getDouble(at)),
-                                where + ", mean " + j);
+                        assertEquals(Double.doubleToRawLongBits(total.getDouble(at)), Double.doubleToRawLongBits(partials[1].getDouble(at)),
+                                where + ", sum " + j);
                         assertEquals(Double.doubleToRawLongBits(squares.getDouble(at)), Double.doubleToRawLongBits(partials[2].getDouble(at)),
                                 where + ", squared deviations " + j);
                     }
